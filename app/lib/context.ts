@@ -1,0 +1,26 @@
+import { createContext } from "react-router";
+import type { UserContext } from "../../core/index.ts";
+import type { AppServices } from "../../server/services.ts";
+
+/**
+ * Request-scoped values the HTTP server hands to React Router. The server reads these
+ * objects from the built entry module (`build.entry.module.appContexts`) so that it sets
+ * exactly the instances that the bundled loaders and middleware read.
+ */
+export const servicesContext = createContext<AppServices>();
+export const userContext = createContext<UserContext>();
+
+export interface RequestMeta {
+  /** Nonce for inline scripts (theme bootstrap), matching the Content-Security-Policy. */
+  nonce: string;
+  /** The client address as the server saw it (never shown to other users). */
+  clientIp: string;
+}
+export const requestMetaContext = createContext<RequestMeta>({ nonce: "", clientIp: "" });
+
+export const appContexts = {
+  services: servicesContext,
+  user: userContext,
+  requestMeta: requestMetaContext,
+};
+export type AppContexts = typeof appContexts;

@@ -1,0 +1,36 @@
+import { data, type MiddlewareFunction, redirect } from "react-router";
+import { checkRouteAccess, matchRoute, toAccessContext } from "../../core/index.ts";
+import { userContext } from "./context.ts";
+
+export interface ForbiddenPayload {
+  kind: "forbidden";
+  reason: "role" | "tier" | "auth";
+  path: string;
+  requiredTier: string | null;
+}
+
+/**
+ * The route guard, run on the server for every document and data request before any loader.
+ * It applies core's route rules to the server-built user context:
+ * - a visitor on a route that needs sign-in → redirect to /auth/signin?redirect=<origin>;
+ * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403.
+ * Unknown paths fall through to the not-found route.
+ */
+export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }) => {
+  const location = url ?? new URL(request.url);
+  const match = matchRoute(location.pathname);
+  if (!match) return;
+  const user = context.get(userContext);
+  const origin = `${location.pathname}${location.search}`;
+  const result = checkRouteAccess(match.route, toAccessContext(user), origin);
+  if (result.kind === "signin") throw redirect(result.redirectTo);
+  if (result.kind === "forbidden") {
+    const payload: ForbiddenPayload = {
+      kind: "forbidden",
+      reason: result.reason,
+      path: location.pathname,
+      requiredTier: match.route.minTier ?? null,
+    };
+    throw data(payload, { status: 403 });
+  }
+};

@@ -1,0 +1,122 @@
+/**
+ * One Kysely instance per process, on SQLite (`node:sqlite`, the embedded default) or PostgreSQL
+ * (`pg`, scale-out), chosen by the URL.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { type Dialect, dialectFromUrl } from "./dialect.ts";
+import type { DB } from "./schema.ts";
+import { NodeSqliteDatabase, NodeSqliteDialect } from "./sqlite-dialect.ts";
+
+export { type Dialect, dialectFromUrl, dialectOf } from "./dialect.ts";
+export type { DB } from "./schema.ts";
+
+export interface PingResult {
+  ok: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Closes the pool or the SQLite file. Safe to call more than once. */
+  close(): Promise<void>;
+  /** A `select 1` round trip; never throws. */
+  ping(): Promise<PingResult>;
+}
+
+export interface CreateDatabaseOptions {
+  /** PostgreSQL: the `search_path` every pooled connection starts with (used for test isolation). */
+  searchPath?: string;
+  /** PostgreSQL: pool size. Default 10. */
+  maxConnections?: number;
+  /** PostgreSQL: application_name shown in pg_stat_activity. Default "lumen-hub". */
+  applicationName?: string;
+}
+
+const PG_INT8_OID = 20;
+
+/**
+ * Per-pool type parsers (the global `pg.types` is left alone): int8 (bigint columns, count(*))
+ * becomes a JS number. Epoch milliseconds and counters stay far below 2^53.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === PG_INT8_OID && format !== "binary") return (value: string) => Number(value);
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads do not accept a union format
+    return pg.types.getTypeParser(oid, format as any);
+  },
+};
+
+function sqlitePath(url: string): string {
+  if (url === ":memory:") return url;
+  if (url.startsWith("file:")) return fileURLToPath(url);
+  if (url.startsWith("sqlite:")) return url.slice("sqlite:".length).replace(/^\/\//, "");
+  return url;
+}
+
+function safeMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+export function createDatabase(url: string, options: CreateDatabaseOptions = {}): Database {
+  const dialect = dialectFromUrl(url);
+  let db: Kysely<DB>;
+  let closeExtra: () => void = () => {};
+
+  if (dialect === "postgres") {
+    if (options.searchPath !== undefined && !/^[A-Za-z_][A-Za-z0-9_$]*$/.test(options.searchPath)) {
+      throw new Error("searchPath must be a plain schema name");
+    }
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      application_name: options.applicationName ?? "lumen-hub",
+      types: pgTypes,
+      ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on("error", () => {});
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const path = sqlitePath(url);
+    if (path !== ":memory:" && path !== "") mkdirSync(dirname(resolve(path)), { recursive: true });
+    const database = new NodeSqliteDatabase(path);
+    closeExtra = () => database.close();
+    db = new Kysely<DB>({ dialect: new NodeSqliteDialect(database) });
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    dialect,
+    close() {
+      closed ??= (async () => {
+        try {
+          await db.destroy();
+        } finally {
+          closeExtra();
+        }
+      })();
+      return closed;
+    },
+    async ping() {
+      const started = performance.now();
+      try {
+        await sql`select 1`.execute(db);
+        return { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+      } catch (error) {
+        return {
+          ok: false,
+          latencyMs: Math.round((performance.now() - started) * 100) / 100,
+          error: safeMessage(error),
+        };
+      }
+    },
+  };
+}

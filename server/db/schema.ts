@@ -1,0 +1,386 @@
+/**
+ * Kysely table types for every table (see docs/decisions/002-database-conventions.md).
+ *
+ * Raw column types as the drivers return them:
+ * - booleans: 0/1 from SQLite, true/false from PostgreSQL (`DbBool`); always write JS booleans
+ *   (the SQLite dialect binds them as 0/1);
+ * - datetimes of our own tables: ISO-8601 UTC text in both dialects (`IsoText`);
+ * - datetimes of the tables shared with Better Auth: `date` (ISO text) in SQLite, `timestamptz`
+ *   (a JS Date) in PostgreSQL (`AuthDate`); write ISO strings or Dates;
+ * - JSON and string lists: text holding JSON (`JsonText`), validated with zod in `json.ts`;
+ * - epochs (milliseconds) and counters: numbers (int8 is parsed as a JS number on PostgreSQL).
+ * Repositories map all of these to domain objects (booleans, parsed JSON, ISO strings).
+ */
+import type { ColumnType, Generated } from "kysely";
+
+/** Boolean column: 0/1 in SQLite, boolean in PostgreSQL. Write JS booleans. */
+export type DbBool = ColumnType<boolean | number, boolean, boolean>;
+/** Boolean column with a database default. */
+export type DbBoolDefault = ColumnType<boolean | number, boolean | undefined, boolean>;
+/** ISO-8601 UTC text, e.g. 2026-01-31T12:00:00.000Z (fixed width, so text order = time order). */
+export type IsoText = string;
+/** A JSON document stored as text. */
+export type JsonText = string;
+/** Datetime column owned by Better Auth: ISO text in SQLite, timestamptz (Date) in PostgreSQL. */
+export type AuthDate = ColumnType<Date | string, Date | string, Date | string>;
+/** Better Auth datetime column with a database default (PostgreSQL only; SQLite has none). */
+export type AuthDateDefault = ColumnType<Date | string, Date | string | undefined, Date | string>;
+
+// ---------------------------------------------------------------------------------------------
+// Identity (shared with Better Auth: its core columns keep its names and types exactly)
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: DbBoolDefault;
+  image: string | null;
+  createdAt: AuthDateDefault;
+  updatedAt: AuthDateDefault;
+  // spec §3 User (username/displayUsername are also Better Auth's username plugin columns,
+  // role is also its admin plugin column)
+  username: string | null;
+  displayUsername: string | null;
+  displayName: string | null;
+  bio: string | null;
+  avatar: string | null;
+  role: string | null;
+  isActive: DbBoolDefault;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: AuthDate;
+  token: string;
+  createdAt: AuthDateDefault;
+  updatedAt: AuthDate;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: AuthDate | null;
+  refreshTokenExpiresAt: AuthDate | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: AuthDateDefault;
+  updatedAt: AuthDate;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: AuthDate;
+  createdAt: AuthDateDefault;
+  updatedAt: AuthDateDefault;
+}
+
+/** Business accounts (tenant = organization id). Same shape as Better Auth's organization plugin. */
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  createdAt: AuthDateDefault;
+  metadata: string | null;
+}
+
+export interface GroupTable {
+  name: string;
+  precedence: Generated<number>;
+  description: string | null;
+}
+
+export interface UserGroupTable {
+  userId: string;
+  groupName: string;
+  createdAt: IsoText;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: IsoText;
+  actorId: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  ip: string | null;
+  details: JsonText | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content
+
+export interface ContentTable {
+  id: string;
+  gid: string | null;
+  tenant: string | null;
+  type: Generated<string>;
+  title: string;
+  slug: string;
+  status: Generated<string>;
+  category: string | null;
+  categoryId: string | null;
+  categorySlug: string | null;
+  categoryTier: string | null;
+  section: string | null;
+  taxon: string | null;
+  /** The minimum tier (the product's `minTier`). */
+  tier: Generated<string>;
+  classification: string | null;
+  pii: DbBoolDefault;
+  retention: string | null;
+  isPublic: DbBoolDefault;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+  publishedAt: IsoText | null;
+  eventTime: IsoText | null;
+  createdEpoch: number;
+  updatedEpoch: number;
+  publishedEpoch: number | null;
+  eventEpoch: number | null;
+  bodyS3Key: string | null;
+  bodySize: number | null;
+  bodyChecksum: string | null;
+  bodyFormat: Generated<string>;
+  excerpt: string | null;
+  tags: Generated<JsonText>;
+  aliases: Generated<JsonText>;
+  audience: Generated<JsonText>;
+  related: Generated<JsonText>;
+  seoKeywords: Generated<JsonText>;
+  seoTitle: string | null;
+  metaDescription: string | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImage: string | null;
+  twitterCard: string | null;
+  schemaType: string | null;
+  canonicalUrl: string | null;
+  noindex: DbBoolDefault;
+  structuredData: JsonText | null;
+  authorId: string | null;
+  lastEditedBy: string | null;
+  version: Generated<number>;
+  viewCount: Generated<number>;
+  likeCount: Generated<number>;
+  shareCount: Generated<number>;
+  commentCount: Generated<number>;
+  featured: DbBoolDefault;
+  featuredOrder: number | null;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+  workflowStatus: string | null;
+  reviewerNotes: string | null;
+  templateId: string | null;
+  rolesRequired: Generated<JsonText>;
+}
+
+export interface ContentCategoryTable {
+  id: string;
+  slug: string;
+  label: string;
+  description: string | null;
+  defaultTier: string | null;
+  icon: string | null;
+  s3Prefix: string | null;
+  isActive: DbBoolDefault;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+}
+
+export interface ContentItemTable {
+  id: string;
+  contentId: string | null;
+  title: string | null;
+  slug: string | null;
+  tier: string;
+  tenant: string | null;
+  categoryId: string | null;
+  category: string | null;
+  categorySlug: string | null;
+  categoryTier: string | null;
+  section: string | null;
+  isPublic: DbBoolDefault;
+  publishedAt: IsoText | null;
+  updatedAt: IsoText;
+  bodyS3Key: string | null;
+  excerpt: string | null;
+  tags: Generated<JsonText>;
+  seoTitle: string | null;
+  metaDescription: string | null;
+  canonicalUrl: string | null;
+  featuredImage: string | null;
+  structuredData: JsonText | null;
+  createdAt: IsoText;
+}
+
+export interface UserSubscriptionTable {
+  id: string;
+  userId: string;
+  tier: string;
+  tenantId: string | null;
+  status: Generated<string>;
+  source: string | null;
+  startedAt: IsoText | null;
+  expiresAt: IsoText | null;
+  canceledAt: IsoText | null;
+  metadata: JsonText | null;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+}
+
+export interface CommentTable {
+  id: string;
+  contentId: string;
+  authorId: string | null;
+  body: string;
+  parentCommentId: string | null;
+  status: Generated<string>;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repositories
+
+export interface GithubRepositoryTable {
+  id: string;
+  githubId: number | null;
+  name: string | null;
+  fullName: string | null;
+  owner: string | null;
+  htmlUrl: string | null;
+  slug: string;
+  description: string | null;
+  defaultBranch: string | null;
+  isPrivate: DbBoolDefault;
+  language: string | null;
+  stargazersCount: Generated<number>;
+  forksCount: Generated<number>;
+  size: Generated<number>;
+  displayName: string | null;
+  category: string | null;
+  tags: Generated<JsonText>;
+  isEnabled: DbBoolDefault;
+  sortOrder: Generated<number>;
+  lastSyncAt: IsoText | null;
+  cacheExpiry: IsoText | null;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+}
+
+export interface RepositoryCategoryTable {
+  id: string;
+  name: string | null;
+  slug: string;
+  description: string | null;
+  icon: string | null;
+  sortOrder: Generated<number>;
+  isVisible: DbBoolDefault;
+}
+
+export interface RepositoryFileTable {
+  id: string;
+  repositoryId: string;
+  path: string;
+  name: string | null;
+  type: string;
+  size: number | null;
+  sha: string | null;
+  extension: string | null;
+  mimeType: string | null;
+  encoding: string | null;
+  isReadme: DbBoolDefault;
+  content: string | null;
+  lastFetchAt: IsoText | null;
+  cacheExpiry: IsoText | null;
+}
+
+export interface RepositoryBranchTable {
+  id: string;
+  repositoryId: string;
+  name: string;
+  sha: string;
+  isDefault: DbBoolDefault;
+  lastCommitMessage: string | null;
+  lastCommitDate: IsoText | null;
+}
+
+export interface RepositoryIssueTable {
+  id: string;
+  repositoryId: string;
+  githubIssueId: number | null;
+  number: number | null;
+  title: string | null;
+  state: string;
+  body: string | null;
+  labels: Generated<JsonText>;
+}
+
+export interface RepositoryWorkflowTable {
+  id: string;
+  repositoryId: string;
+  githubWorkflowId: number | null;
+  name: string | null;
+  path: string | null;
+  state: string;
+  lastRunStatus: string | null;
+  lastRunDate: IsoText | null;
+}
+
+export interface DB {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  organization: OrganizationTable;
+  group: GroupTable;
+  user_group: UserGroupTable;
+  audit_log: AuditLogTable;
+  content: ContentTable;
+  content_category: ContentCategoryTable;
+  content_item: ContentItemTable;
+  user_subscription: UserSubscriptionTable;
+  comment: CommentTable;
+  github_repository: GithubRepositoryTable;
+  repository_category: RepositoryCategoryTable;
+  repository_file: RepositoryFileTable;
+  repository_branch: RepositoryBranchTable;
+  repository_issue: RepositoryIssueTable;
+  repository_workflow: RepositoryWorkflowTable;
+}
+
+export type TableName = keyof DB;
+
+/** Every table the migrations create (tests check them; diagnostics may list them). */
+export const TABLE_NAMES = [
+  "user",
+  "session",
+  "account",
+  "verification",
+  "organization",
+  "group",
+  "user_group",
+  "audit_log",
+  "content_category",
+  "content",
+  "content_item",
+  "user_subscription",
+  "comment",
+  "github_repository",
+  "repository_category",
+  "repository_file",
+  "repository_branch",
+  "repository_issue",
+  "repository_workflow",
+] as const satisfies readonly TableName[];

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/**
+ * Configuration, parsed once. This is the only module that reads process.env.
+ * An invalid value stops the process at start with one line naming the variable
+ * and what it expects (see `loadEnv`).
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce
+    .number({ message: "expected a port number between 1 and 65535" })
+    .int("expected a whole number")
+    .min(0, "expected a port number between 0 and 65535")
+    .max(65535, "expected a port number between 0 and 65535")
+    .default(3000),
+  HOST: z.string().min(1, "expected a host name or address").default("127.0.0.1"),
+  DATA_DIR: z.string().min(1, "expected a folder path").default("./data"),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v === "" || /^postgres(ql)?:\/\/.+/.test(v) || !/^[a-z]+:\/\//i.test(v), {
+      message: "expected postgres://user@host:port/database or a SQLite file path",
+    })
+    .optional(),
+  STORAGE_URL: z
+    .string()
+    .refine((v) => v === "" || /^s3:\/\/[^/?]+/.test(v) || !/^[a-z0-9]+:\/\//i.test(v), {
+      message: "expected s3://bucket?endpoint=…&region=… or a folder path",
+    })
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .refine((v) => v === "" || /^smtps?:\/\/.+/.test(v), { message: "expected smtp://host:port or smtps://…" })
+    .optional(),
+  AUTH_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
+  PUBLIC_URL: z.url({ message: "expected an absolute URL such as https://hub.example.com" }).optional(),
+  SEED_DEMO: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("1"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "expected one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  TRUST_PROXY: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("0"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parse configuration from a record (process.env by default). Throws ConfigError with one clear line. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = source[key];
+    if (value !== undefined && value !== "") cleaned[key] = value;
+  }
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "configuration");
+    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? "")} — ${issue.message}`);
+  }
+  return result.data;
+}
+
+/** Parse process.env, or print the one-line reason and exit(1). */
+export function loadEnv(): Env {
+  try {
+    return parseEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

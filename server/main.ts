@@ -1,0 +1,29 @@
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./db/seed/accounts.ts";
+import { loadEnv } from "./env.ts";
+import { startServer } from "./server.ts";
+
+const env = loadEnv();
+try {
+  const running = await startServer(env);
+  const { logger } = running.runtime;
+  logger.info({ url: running.url }, `Lumen Hub listening on ${running.url}`);
+  if (env.SEED_DEMO === "1") {
+    const lines = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(24)} ${a.description}`).join("\n");
+    process.stdout.write(`\nDemo accounts (password ${DEMO_PASSWORD}):\n${lines}\n\n`);
+  }
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "shutting down");
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+} catch (error) {
+  process.stderr.write(`Lumen Hub could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,109 @@
+import type { Element, ElementContent, Root } from "hast";
+import { toString as hastToString } from "hast-util-to-string";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeSlug from "rehype-slug";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { type BundledLanguage, createHighlighter, type Highlighter } from "shiki";
+import { unified } from "unified";
+import { visit } from "unist-util-visit";
+import type { TocEntry } from "../../services.ts";
+
+export interface RenderedMarkdown {
+  html: string;
+  toc: TocEntry[];
+  wordCount: number;
+}
+
+const LANGUAGES = [
+  "typescript",
+  "javascript",
+  "tsx",
+  "python",
+  "bash",
+  "shell",
+  "json",
+  "sql",
+  "yaml",
+  "markdown",
+  "csv",
+  "html",
+  "css",
+  "diff",
+] as const;
+const ALIASES: Record<string, string> = { ts: "typescript", js: "javascript", py: "python", sh: "bash", yml: "yaml", md: "markdown" };
+
+let highlighterPromise: Promise<Highlighter> | null = null;
+function highlighter(): Promise<Highlighter> {
+  highlighterPromise ??= createHighlighter({ themes: ["github-light", "github-dark"], langs: [...LANGUAGES] });
+  return highlighterPromise;
+}
+
+/** Sanitize first (user markdown can hold anything), then add trusted markup: slugs and highlighting. */
+const schema = {
+  ...defaultSchema,
+  // ids are prefixed by the sanitizer ("user-content-") to avoid clobbering; headings get ours after.
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [...(defaultSchema.attributes?.code ?? []), ["className", /^language-[\w+-]+$/]],
+  },
+};
+
+function rehypeCollect(toc: TocEntry[]) {
+  return () => (tree: Root) => {
+    visit(tree, "element", (node: Element) => {
+      const depth = /^h([2-3])$/.exec(node.tagName)?.[1];
+      if (depth && typeof node.properties.id === "string") {
+        toc.push({ id: node.properties.id, text: hastToString(node), depth: Number(depth) });
+      }
+      if (node.tagName === "a" && typeof node.properties.href === "string" && /^https?:/i.test(node.properties.href)) {
+        node.properties.rel = ["noopener", "noreferrer", "nofollow"];
+      }
+    });
+  };
+}
+
+function rehypeShiki(hl: Highlighter) {
+  return () => (tree: Root) => {
+    visit(tree, "element", (node: Element, index, parent) => {
+      if (node.tagName !== "pre" || !parent || index === undefined) return;
+      const code = node.children.find((c): c is Element => c.type === "element" && c.tagName === "code");
+      if (!code) return;
+      const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
+      const raw = classes.find((c) => c.startsWith("language-"))?.slice("language-".length);
+      const lang = raw ? (ALIASES[raw] ?? raw) : undefined;
+      if (!lang || !hl.getLoadedLanguages().includes(lang)) return;
+      const source = hastToString(code).replace(/\n$/, "");
+      const highlighted = hl.codeToHast(source, {
+        lang: lang as BundledLanguage,
+        themes: { light: "github-light", dark: "github-dark" },
+        defaultColor: false,
+      });
+      const pre = highlighted.children[0] as ElementContent | undefined;
+      if (pre && pre.type === "element") {
+        pre.properties["data-language"] = lang;
+        parent.children[index] = pre;
+      }
+    });
+  };
+}
+
+/** Markdown → sanitized HTML with heading anchors, a table of contents and highlighted code. */
+export async function renderMarkdown(markdown: string): Promise<RenderedMarkdown> {
+  const toc: TocEntry[] = [];
+  const hl = await highlighter();
+  const file = await unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype)
+    .use(rehypeSanitize, schema)
+    .use(rehypeSlug)
+    .use(rehypeCollect(toc))
+    .use(rehypeShiki(hl))
+    .use(rehypeStringify)
+    .process(markdown);
+  const wordCount = markdown.split(/\s+/).filter(Boolean).length;
+  return { html: String(file), toc, wordCount };
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { getMigrations } from "better-auth/db/migration";
+import pino, { type Logger } from "pino";
+import type { UserContext } from "../core/index.ts";
+import { type Auth, createAuth } from "./auth/auth.ts";
+import { createIdentity } from "./auth/identity.ts";
+import { createDatabase, type Database } from "./db/database.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
+import type { Env } from "./env.ts";
+import { createContentService } from "./modules/content/content.service.ts";
+import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
+import type { AppServices } from "./services.ts";
+import { LocalObjectStore } from "./storage/local-store.ts";
+import type { ObjectStore } from "./storage/object-store.ts";
+import { VERSION } from "./version.ts";
+
+export interface Runtime {
+  env: Env;
+  logger: Logger;
+  database: Database;
+  storage: ObjectStore;
+  auth: Auth;
+  services: AppServices;
+  /** The server-built user context for a request's headers (visitor when not signed in). */
+  resolveUser(headers: Headers): Promise<UserContext>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Seed demo data when the database is empty (default: env.SEED_DEMO === "1"). */
+  seed?: boolean;
+  logger?: Logger;
+}
+
+/** AUTH_SECRET, or a secret generated once into DATA_DIR/secrets (never printed). */
+async function authSecret(env: Env): Promise<string> {
+  if (env.AUTH_SECRET) return env.AUTH_SECRET;
+  const file = path.join(env.DATA_DIR, "secrets", "auth-secret");
+  try {
+    const existing = (await readFile(file, "utf8")).trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // generated below
+  }
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = randomBytes(48).toString("base64url");
+  await writeFile(file, secret, { mode: 0o600, flag: "w" });
+  return secret;
+}
+
+export function databaseUrl(env: Env): string {
+  return env.DATABASE_URL || path.join(env.DATA_DIR, "app.db");
+}
+
+/** Build everything the server needs: database (migrated), storage, auth, services. */
+export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: undefined });
+  await mkdir(env.DATA_DIR, { recursive: true });
+  const database = createDatabase(databaseUrl(env));
+  try {
+    await migrateToLatest(database.db);
+    const secret = await authSecret(env);
+    const baseURL = env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
+    const auth = createAuth({
+      db: database.db,
+      dialect: database.dialect,
+      secret,
+      baseURL,
+      trustedOrigins: [baseURL, `http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`],
+    });
+    const { runMigrations } = await getMigrations(auth.options);
+    await runMigrations();
+
+    const storage: ObjectStore = new LocalObjectStore(env.STORAGE_URL || path.join(env.DATA_DIR, "objects"));
+    const featureFlags = { debugMode: true, search: false, comments: false, repositoryBrowser: false };
+    const identity = createIdentity({ db: database.db, auth, featureFlags, environment: env.NODE_ENV });
+    const content = createContentService({ db: database.db, storage, logger });
+
+    const startedAt = new Date();
+    const diagnostics = createDiagnosticsService({
+      version: VERSION,
+      environment: env.NODE_ENV,
+      startedAt,
+      featureFlags,
+      databaseKind: database.dialect === "postgres" ? "postgresql" : "sqlite",
+      storageKind: storage.kind,
+      pingDatabase: () => database.ping(),
+      pingStorage: () => storage.ping(),
+      counts: () => content.counts(),
+      configuration: [
+        { name: "database", value: database.dialect === "postgres" ? "postgresql (DATABASE_URL)" : "sqlite file" },
+        { name: "storage", value: env.STORAGE_URL?.startsWith("s3://") ? "s3-compatible" : "local disk" },
+        { name: "mail", value: env.SMTP_URL ? "smtp" : "outbox files" },
+        { name: "authSecret", value: env.AUTH_SECRET ? "set by AUTH_SECRET" : "generated in data folder" },
+        { name: "publicUrl", value: env.PUBLIC_URL ? "set" : "derived from HOST and PORT" },
+        { name: "trustProxy", value: env.TRUST_PROXY === "1" ? "on" : "off" },
+        { name: "demoSeed", value: env.SEED_DEMO === "1" ? "on" : "off" },
+      ],
+    });
+
+    const services: AppServices = {
+      config: {
+        productName: "Lumen Hub",
+        tagline: "Education, Tools, Resources",
+        version: VERSION,
+        environment: env.NODE_ENV,
+        featureFlags,
+      },
+      content,
+      diagnostics,
+    };
+
+    if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
+      await seedDemo({ db: database.db, auth, storage, logger });
+    }
+
+    return {
+      env,
+      logger,
+      database,
+      storage,
+      auth,
+      services,
+      resolveUser: (headers) => identity.resolveUser(headers),
+      close: () => database.close(),
+    };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}

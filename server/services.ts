@@ -1,0 +1,166 @@
+/**
+ * The operations the pages (React Router loaders), REST and GraphQL call. Every operation
+ * takes the actor (the server-built user context) and applies the access rules itself:
+ * callers never filter or hide things on their own.
+ *
+ * This file holds the contract only (types); `server/app-services.ts` builds the instance.
+ */
+import type { Tier, UserContext } from "../core/index.ts";
+
+export type Actor = UserContext;
+
+export type ContentType = "article" | "course" | "video" | "markdown" | "category" | "collection";
+export type SectionSlug = "ai-education" | "workforce-tools" | "resources" | "ai-news" | "documentation";
+
+export interface SectionInfo {
+  slug: SectionSlug;
+  label: string;
+  description: string;
+  path: string;
+}
+
+export interface CategoryInfo {
+  id: string;
+  slug: string;
+  label: string;
+  description: string | null;
+  defaultTier: Tier;
+  icon: string | null;
+  section: string | null;
+  itemCount: number;
+}
+
+/** What any reader may see of an item: metadata and excerpt, never the body. */
+export interface ContentSummary {
+  id: string;
+  slug: string;
+  title: string;
+  type: ContentType;
+  templateId: string | null;
+  section: string | null;
+  categorySlug: string | null;
+  categoryLabel: string | null;
+  tier: Tier;
+  rolesRequired: string[];
+  excerpt: string | null;
+  tags: string[];
+  authorName: string | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  featured: boolean;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+  readingMinutes: number | null;
+  /** True when the actor may not read the body (tier or role). */
+  locked: boolean;
+}
+
+export interface ContentSeo {
+  title: string;
+  description: string | null;
+  canonicalUrl: string | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImage: string | null;
+  twitterCard: string | null;
+  noindex: boolean;
+  keywords: string[];
+  structuredData: unknown;
+}
+
+export type ContentAccess =
+  | { kind: "granted" }
+  | { kind: "signin"; requiredTier: Tier }
+  | { kind: "tier"; requiredTier: Tier }
+  | { kind: "role"; rolesRequired: string[] };
+
+export interface TocEntry {
+  id: string;
+  text: string;
+  depth: number;
+}
+
+export interface ContentPage {
+  item: ContentSummary;
+  seo: ContentSeo;
+  /** Chosen template: templateId, else type, else markdown. */
+  template: ContentType;
+  access: ContentAccess;
+  /** Sanitized HTML of the body: present only when access is granted. */
+  html: string | null;
+  toc: TocEntry[];
+  /** Courses: ordered lessons. Collections: member items. Otherwise related items. */
+  children: ContentSummary[];
+  video: { durationS: number; chapters: Array<{ atS: number; title: string }> } | null;
+}
+
+export interface ListContentQuery {
+  section?: string;
+  category?: string;
+  tier?: Tier;
+  type?: ContentType;
+  featured?: boolean;
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface ContentList {
+  items: ContentSummary[];
+  nextCursor: string | null;
+}
+
+export interface ContentService {
+  sections(): SectionInfo[];
+  categories(): Promise<CategoryInfo[]>;
+  list(actor: Actor, query: ListContentQuery): Promise<ContentList>;
+  /** null when no published item has this slug. */
+  getPage(actor: Actor, slug: string): Promise<ContentPage | null>;
+  /** One item by id or slug, as the content API returns it; null when absent. */
+  getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null>;
+}
+
+export interface ComponentHealth {
+  ok: boolean;
+  latencyMs: number;
+  kind: string;
+  error?: string;
+}
+
+export interface Health {
+  status: "ok" | "degraded";
+  version: string;
+  uptimeS: number;
+  db: ComponentHealth;
+  storage: ComponentHealth;
+}
+
+/** Public diagnostics (/admin-debug, /health-check): shapes and health, never secrets or personal data. */
+export interface Diagnostics extends Health {
+  environment: string;
+  node: string;
+  platform: string;
+  startedAt: string;
+  routeCount: number;
+  featureFlags: Record<string, boolean>;
+  configuration: Array<{ name: string; value: string }>;
+  counts: { content: number; categories: number; users: number };
+}
+
+export interface DiagnosticsService {
+  health(): Promise<Health>;
+  diagnostics(): Promise<Diagnostics>;
+}
+
+export interface PublicConfig {
+  productName: string;
+  tagline: string;
+  version: string;
+  environment: string;
+  featureFlags: Record<string, boolean>;
+}
+
+export interface AppServices {
+  config: PublicConfig;
+  content: ContentService;
+  diagnostics: DiagnosticsService;
+}
