@@ -91,17 +91,18 @@ export const DEFAULT_TOKEN_EXPIRY_MS = 3_600_000;
 export const DEFAULT_ENVIRONMENT = "production";
 
 /** Claim keys read for each custom attribute, first readable wins (snake_case, then camelCase). */
-export const CUSTOM_ATTRIBUTE_CLAIMS: Readonly<Record<keyof CustomAttributes, readonly string[]>> = Object.freeze({
-  tenantId: ["custom:tenant_id", "custom:tenantId"],
-  tenantRole: ["custom:tenant_role", "custom:tenantRole"],
-  domain: ["custom:domain"],
-  indAdmin: ["custom:ind_admin", "custom:indAdmin"],
-  userType: ["custom:user_type", "custom:userType"],
-  orgRole: ["custom:org_role", "custom:orgRole"],
-  orgName: ["custom:org_name", "custom:orgName"],
-  subscriptionStatus: ["custom:subscription_status", "custom:subscriptionStatus"],
-  lastLogin: ["custom:last_login", "custom:lastLogin"],
-});
+export const CUSTOM_ATTRIBUTE_CLAIMS: Readonly<Record<keyof CustomAttributes, readonly string[]>> =
+  Object.freeze({
+    tenantId: ["custom:tenant_id", "custom:tenantId"],
+    tenantRole: ["custom:tenant_role", "custom:tenantRole"],
+    domain: ["custom:domain"],
+    indAdmin: ["custom:ind_admin", "custom:indAdmin"],
+    userType: ["custom:user_type", "custom:userType"],
+    orgRole: ["custom:org_role", "custom:orgRole"],
+    orgName: ["custom:org_name", "custom:orgName"],
+    subscriptionStatus: ["custom:subscription_status", "custom:subscriptionStatus"],
+    lastLogin: ["custom:last_login", "custom:lastLogin"],
+  });
 
 /** A non-empty trimmed string claim, else null. */
 function readString(claims: Claims, key: string): string | null {
@@ -143,8 +144,15 @@ export function parseAccountType(value: unknown): AccountType | null {
  * `parseTier`, so an unreadable value falls through to the next source), else derived from the groups.
  * May be Visitor when nothing says otherwise; `buildUserContext` raises that to Free for a signed-in user.
  */
-export function pricingTierFromClaims(claims: Claims, groups: readonly string[] = parseGroups(claims["cognito:groups"])): AuthTier {
-  return parseTier(claims["custom:tier"]) ?? parseTier(claims["custom:subscription_tier"]) ?? tierFromGroups(groups);
+export function pricingTierFromClaims(
+  claims: Claims,
+  groups: readonly string[] = parseGroups(claims["cognito:groups"]),
+): AuthTier {
+  return (
+    parseTier(claims["custom:tier"]) ??
+    parseTier(claims["custom:subscription_tier"]) ??
+    tierFromGroups(groups)
+  );
 }
 
 function fullNameFrom(claims: Claims): string | null {
@@ -278,7 +286,9 @@ export function accessContextFromClaims(claims: Claims): AccessContext {
 export const VISITOR_ACCESS_CONTEXT: AccessContext = deepFreeze(toAccessContext(visitorContext()));
 
 /** True when the user is a business account in the "Business" group (spec §2 Business Hub). */
-export function isBusinessMember(ctx: Pick<AccessContext, "isAuthenticated" | "accountType" | "groups">): boolean {
+export function isBusinessMember(
+  ctx: Pick<AccessContext, "isAuthenticated" | "accountType" | "groups">,
+): boolean {
   return ctx.isAuthenticated && ctx.accountType === "business" && ctx.groups.includes(BUSINESS_GROUP);
 }
 

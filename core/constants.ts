@@ -10,7 +10,14 @@ export const TOKEN_ROTATION_MS = 21_600_000;
 export const SECURITY_CHECK_INTERVAL_MS = 300_000;
 export const RECENT_ACTIVITY_MS = 300_000;
 /** DOM events that count as user activity (spec §9). */
-export const ACTIVITY_EVENTS = Object.freeze(["mousemove", "mousedown", "keydown", "scroll", "touchstart", "click"]);
+export const ACTIVITY_EVENTS = Object.freeze([
+  "mousemove",
+  "mousedown",
+  "keydown",
+  "scroll",
+  "touchstart",
+  "click",
+]);
 
 // Sign-in throttling
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -63,7 +70,9 @@ export const DEFAULT_THEME: Theme = "system";
 
 /** A stored theme value, or the default ('system') when it is missing or unknown. */
 export function parseTheme(value: unknown): Theme {
-  return typeof value === "string" && (THEMES as readonly string[]).includes(value) ? (value as Theme) : DEFAULT_THEME;
+  return typeof value === "string" && (THEMES as readonly string[]).includes(value)
+    ? (value as Theme)
+    : DEFAULT_THEME;
 }
 
 // Script-sandbox lockdown handler
@@ -127,7 +136,10 @@ export class PresignExpiryLimitError extends Error {
  * over `PRESIGN_MAX_EXPIRY_S` throws `PresignExpiryLimitError`; then capped by the remaining lifetime
  * of the signing credentials when that is known. Never below 1 s.
  */
-export function resolvePresignExpiry(requestedS: number = PRESIGN_DEFAULT_EXPIRY_S, credentialsRemainingS?: number | null): number {
+export function resolvePresignExpiry(
+  requestedS: number = PRESIGN_DEFAULT_EXPIRY_S,
+  credentialsRemainingS?: number | null,
+): number {
   if (!Number.isFinite(requestedS) || requestedS <= 0) {
     throw new RangeError(`Presigned URL expiry must be a positive number of seconds, got ${requestedS}`);
   }

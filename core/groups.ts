@@ -36,7 +36,9 @@ const ORG_ADMIN_PATTERN = /^org-(.+)-admin$/;
 
 /** Organisation groups start with "org-" and name an organisation (at least one character after it). */
 export function isOrgGroup(group: string): boolean {
-  return typeof group === "string" && group.startsWith(ORG_GROUP_PREFIX) && group.length > ORG_GROUP_PREFIX.length;
+  return (
+    typeof group === "string" && group.startsWith(ORG_GROUP_PREFIX) && group.length > ORG_GROUP_PREFIX.length
+  );
 }
 
 /** Organisation admin groups are "org-<slug>-admin" with a non-empty slug. */
@@ -70,7 +72,8 @@ export function orgSlugsFromGroups(groups: readonly string[]): string[] {
  * (org groups, special groups) follow, in their original relative order. The input is not changed.
  */
 export function sortGroupsByPrecedence(groups: readonly string[]): string[] {
-  const rank = (g: string) => (Object.hasOwn(GROUP_PRECEDENCE, g) ? (GROUP_PRECEDENCE[g] ?? Infinity) : Infinity);
+  const rank = (g: string) =>
+    Object.hasOwn(GROUP_PRECEDENCE, g) ? (GROUP_PRECEDENCE[g] ?? Infinity) : Infinity;
   return groups
     .map((g, i) => ({ g, i, r: rank(g) }))
     .sort((a, b) => (a.r === b.r ? a.i - b.i : a.r < b.r ? -1 : 1))

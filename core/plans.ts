@@ -13,7 +13,10 @@ export type PlanBadge = "basic" | "pro" | "Business" | "MultiSeatPro";
  * - Enterprise → "Business" (whatever the account type);
  * - Free, Visitor or none → null (no badge).
  */
-export function planBadge(tier: Tier | AuthTier | null | undefined, accountType?: AccountType | null): PlanBadge | null {
+export function planBadge(
+  tier: Tier | AuthTier | null | undefined,
+  accountType?: AccountType | null,
+): PlanBadge | null {
   switch (tier) {
     case "Basic":
       return "basic";

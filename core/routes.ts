@@ -408,7 +408,12 @@ const REGISTRY: RouteDefinition[] = [
     category: "super-admin",
     icon: "ShieldUser",
     children: [
-      superChild("system-config", "System Config", "Feature flags and installation settings.", "SlidersHorizontal"),
+      superChild(
+        "system-config",
+        "System Config",
+        "Feature flags and installation settings.",
+        "SlidersHorizontal",
+      ),
       superChild("security", "Security", "Sessions, lockouts and security events.", "LockKeyhole"),
       superChild("infrastructure", "Infrastructure", "Storage, mail and process health.", "Server"),
       superChild("database", "Database", "Database engine, migrations and size.", "Database"),
@@ -458,7 +463,10 @@ export function flattenRoutes(routes: readonly RouteDefinition[] = ROUTES): Rout
 }
 
 /** The registry entry whose path pattern is exactly `path` (e.g. "/content/:slug"), else undefined. */
-export function findRoute(path: string, routes: readonly RouteDefinition[] = ROUTES): RouteDefinition | undefined {
+export function findRoute(
+  path: string,
+  routes: readonly RouteDefinition[] = ROUTES,
+): RouteDefinition | undefined {
   return flattenRoutes(routes).find((r) => r.path === path);
 }
 
@@ -488,7 +496,11 @@ function compile(route: RouteDefinition, order: number): Compiled {
       if (s.startsWith(":")) return { kind: "param", name: s.slice(1) };
       return { kind: "static", value: s.toLowerCase() };
     });
-  const rank = segments.some((s) => s.kind === "splat") ? 2 : segments.some((s) => s.kind === "param") ? 1 : 0;
+  const rank = segments.some((s) => s.kind === "splat")
+    ? 2
+    : segments.some((s) => s.kind === "param")
+      ? 1
+      : 0;
   return { route, segments, rank, order };
 }
 

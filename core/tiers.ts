@@ -34,12 +34,13 @@ export const CONTENT_TIER_LEVEL: Readonly<Record<Tier, number>> = Object.freeze(
 });
 
 /** Content API reading of the `custom:tier` claim (lower-case names, default free). */
-export const API_TIER_LEVEL: Readonly<Record<"free" | "basic" | "pro" | "enterprise", number>> = Object.freeze({
-  free: 0,
-  basic: 1,
-  pro: 2,
-  enterprise: 3,
-});
+export const API_TIER_LEVEL: Readonly<Record<"free" | "basic" | "pro" | "enterprise", number>> =
+  Object.freeze({
+    free: 0,
+    basic: 1,
+    pro: 2,
+    enterprise: 3,
+  });
 
 const TIER_SPELLINGS: Readonly<Record<string, Tier>> = Object.freeze({
   free: "Free",
@@ -86,7 +87,10 @@ export function hasAuthTier(user: AuthTier, required: AuthTier): boolean {
  * is Free. Fails closed on an unknown required value (only reachable through untyped input): such a
  * requirement is treated as unreachable. An unknown user value counts as Free.
  */
-export function meetsContentTier(userTier: Tier | null | undefined, required: Tier | null | undefined): boolean {
+export function meetsContentTier(
+  userTier: Tier | null | undefined,
+  required: Tier | null | undefined,
+): boolean {
   const have = isTier(userTier) ? CONTENT_TIER_LEVEL[userTier] : CONTENT_TIER_LEVEL.Free;
   if (required === null || required === undefined) return true;
   if (!isTier(required)) return false;

@@ -1,0 +1,16 @@
+/**
+ * Lumen Hub access policy: the single source of truth for tiers, groups, roles, permissions,
+ * claims → user context, the route registry, route and content access, plans and the sidebar.
+ * Pure TypeScript, no I/O: used by the server (which enforces) and the UI (which explains).
+ */
+export * from "./access.ts";
+export * from "./claims.ts";
+export * from "./constants.ts";
+export * from "./debug.ts";
+export * from "./groups.ts";
+export * from "./plans.ts";
+export * from "./roles.ts";
+export * from "./routes.ts";
+export * from "./session.ts";
+export * from "./sidebar.ts";
+export * from "./tiers.ts";
