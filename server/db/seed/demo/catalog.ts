@@ -130,7 +130,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "prompt-engineering",
     label: "Prompt Engineering",
-    description: "Write prompts that produce reliable, checkable output, and test them like any other piece of work.",
+    description:
+      "Write prompts that produce reliable, checkable output, and test them like any other piece of work.",
     defaultTier: "Free",
     icon: "Brain",
     section: "ai-education",
@@ -140,7 +141,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "machine-learning-foundations",
     label: "Machine Learning Foundations",
-    description: "The core ideas behind modern models, such as training data, generalisation, embeddings and evaluation, without the maths wall.",
+    description:
+      "The core ideas behind modern models, such as training data, generalisation, embeddings and evaluation, without the maths wall.",
     defaultTier: "Basic",
     icon: "GraduationCap",
     section: "ai-education",
@@ -150,7 +152,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "data-literacy",
     label: "Data Literacy",
-    description: "Read metrics, query data and question a chart with confidence before you trust an AI-generated answer.",
+    description:
+      "Read metrics, query data and question a chart with confidence before you trust an AI-generated answer.",
     defaultTier: "Free",
     icon: "LineChart",
     section: "ai-education",
@@ -160,7 +163,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "responsible-ai",
     label: "Responsible AI",
-    description: "Fairness, privacy, human oversight and risk assessment, turned into habits a delivery team can actually keep.",
+    description:
+      "Fairness, privacy, human oversight and risk assessment, turned into habits a delivery team can actually keep.",
     defaultTier: "Pro",
     icon: "ShieldCheck",
     section: "ai-education",
@@ -170,7 +174,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "productivity-automation",
     label: "Productivity & Automation",
-    description: "Recipes for automating the repetitive parts of knowledge work while keeping a human in charge of the result.",
+    description:
+      "Recipes for automating the repetitive parts of knowledge work while keeping a human in charge of the result.",
     defaultTier: "Free",
     icon: "Wrench",
     section: "workforce-tools",
@@ -180,7 +185,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "ai-for-managers",
     label: "AI for Managers",
-    description: "Lead a team through AI adoption: set expectations, write usable policies and measure what really changed.",
+    description:
+      "Lead a team through AI adoption: set expectations, write usable policies and measure what really changed.",
     defaultTier: "Basic",
     icon: "Users",
     section: "workforce-tools",
@@ -190,7 +196,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "hiring-and-skills",
     label: "Hiring & Skills",
-    description: "Skills frameworks, interview approaches and upskilling programmes for roles that now work alongside AI.",
+    description:
+      "Skills frameworks, interview approaches and upskilling programmes for roles that now work alongside AI.",
     defaultTier: "Pro",
     icon: "Briefcase",
     section: "workforce-tools",
@@ -200,7 +207,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "templates-and-checklists",
     label: "Templates & Checklists",
-    description: "Copy-ready prompt packs, intake forms and review rubrics that turn good intentions into a repeatable process.",
+    description:
+      "Copy-ready prompt packs, intake forms and review rubrics that turn good intentions into a repeatable process.",
     defaultTier: "Free",
     icon: "ClipboardCheck",
     section: "resources",
@@ -210,7 +218,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "enterprise-playbooks",
     label: "Enterprise Playbooks",
-    description: "Rollout plans, vendor questionnaires, data handling and incident response for organisations deploying AI at scale.",
+    description:
+      "Rollout plans, vendor questionnaires, data handling and incident response for organisations deploying AI at scale.",
     defaultTier: "Enterprise",
     icon: "Building2",
     section: "resources",
@@ -220,7 +229,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "ai-policy-news",
     label: "AI Policy & Regulation",
-    description: "Plain-language analysis of the regulations, standards and frameworks that affect how you build and buy AI.",
+    description:
+      "Plain-language analysis of the regulations, standards and frameworks that affect how you build and buy AI.",
     defaultTier: "Free",
     icon: "Scale",
     section: "ai-news",
@@ -230,7 +240,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "model-releases",
     label: "Models & Research Trends",
-    description: "What shifts in model families, sizes and techniques mean for practitioners, explained without the hype.",
+    description:
+      "What shifts in model families, sizes and techniques mean for practitioners, explained without the hype.",
     defaultTier: "Free",
     icon: "Newspaper",
     section: "ai-news",
@@ -240,7 +251,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "platform-guides",
     label: "Platform Guides",
-    description: "Everything you need to use Lumen Hub well: accounts, plans, navigation, shortcuts and security.",
+    description:
+      "Everything you need to use Lumen Hub well: accounts, plans, navigation, shortcuts and security.",
     defaultTier: "Free",
     icon: "BookOpen",
     section: "documentation",
@@ -250,7 +262,8 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   {
     slug: "api-reference",
     label: "API Reference",
-    description: "How to read Lumen Hub content programmatically, and how tiers and errors show up in API responses.",
+    description:
+      "How to read Lumen Hub content programmatically, and how tiers and errors show up in API responses.",
     defaultTier: "Free",
     icon: "Code",
     section: "documentation",
@@ -317,7 +330,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Most weak prompts are missing the same four things: a role, the context, a concrete task and a definition of done. Here is how to supply them.",
     tags: ["prompting", "beginner", "writing"],
-    metaDescription: "The four parts every useful prompt needs (role, context, task and output format) with before-and-after examples.",
+    metaDescription:
+      "The four parts every useful prompt needs (role, context, task and output format) with before-and-after examples.",
     author: "manager",
     publishedAt: "2026-02-03T09:10:00.000Z",
     audience: ["beginners", "knowledge workers"],
@@ -335,7 +349,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Examples are the strongest signal you can put in a prompt. Choose them badly and the model copies your mistakes; choose them well and you rarely need long instructions.",
     tags: ["prompting", "few-shot", "examples"],
-    metaDescription: "How many examples to include, how to pick them, and the quiet ways few-shot prompts go wrong.",
+    metaDescription:
+      "How many examples to include, how to pick them, and the quiet ways few-shot prompts go wrong.",
     author: "manager",
     publishedAt: "2026-02-05T09:00:00.000Z",
     audience: ["beginners", "analysts"],
@@ -352,7 +367,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "When a model's answer feeds another program, prose is a liability. Ask for JSON, describe it precisely and validate every response before you use it.",
     tags: ["prompting", "json", "validation", "developers"],
-    metaDescription: "Ask a model for JSON, describe the schema, validate with Zod and retry safely when the output does not parse.",
+    metaDescription:
+      "Ask a model for JSON, describe the schema, validate with Zod and retry safely when the output does not parse.",
     author: "manager",
     publishedAt: "2026-02-10T09:00:00.000Z",
     audience: ["developers", "analysts"],
@@ -370,7 +386,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "A prompt that worked once has not been tested. Build a small set of cases, score every change against them and stop arguing from single examples.",
     tags: ["prompting", "testing", "evaluation", "python"],
-    metaDescription: "Build a tiny evaluation set for your prompt, score each revision and keep the prompts that actually improve.",
+    metaDescription:
+      "Build a tiny evaluation set for your prompt, score each revision and keep the prompts that actually improve.",
     author: "manager",
     publishedAt: "2026-02-12T09:00:00.000Z",
     audience: ["analysts", "developers"],
@@ -415,7 +432,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Training is a loop: guess, measure the error, adjust, repeat. Understanding that loop explains most of what models can and cannot do.",
     tags: ["machine learning", "training", "beginner"],
-    metaDescription: "The training loop in plain language: data splits, loss, gradient descent and why the data matters more than the model.",
+    metaDescription:
+      "The training loop in plain language: data splits, loss, gradient descent and why the data matters more than the model.",
     author: "manager",
     publishedAt: "2026-03-02T09:10:00.000Z",
     audience: ["beginners", "product managers"],
@@ -432,7 +450,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "A model that memorises its training data looks brilliant until it meets the real world. Learn to spot overfitting and the standard ways to prevent it.",
     tags: ["machine learning", "overfitting", "validation", "python"],
-    metaDescription: "Why models memorise instead of learning, how to spot it with a validation set, and the usual fixes, with a Python demo.",
+    metaDescription:
+      "Why models memorise instead of learning, how to spot it with a validation set, and the usual fixes, with a Python demo.",
     author: "manager",
     publishedAt: "2026-03-05T09:00:00.000Z",
     audience: ["analysts", "product managers"],
@@ -449,7 +468,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Three terms you meet in every AI conversation, explained with concrete consequences for cost, accuracy and what a model can 'remember'.",
     tags: ["llm", "tokens", "embeddings", "context window"],
-    metaDescription: "What tokens, embeddings and context windows are, and how each affects cost, latency and answer quality.",
+    metaDescription:
+      "What tokens, embeddings and context windows are, and how each affects cost, latency and answer quality.",
     author: "manager",
     publishedAt: "2026-03-09T09:00:00.000Z",
     audience: ["product managers", "analysts", "developers"],
@@ -467,7 +487,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Precision, recall, F1 and friends: which metric matches which business question, and why a 95% accurate model can be useless.",
     tags: ["evaluation", "metrics", "precision", "recall"],
-    metaDescription: "Precision, recall and F1 explained with worked numbers, plus how to choose the metric that matches the cost of errors.",
+    metaDescription:
+      "Precision, recall and F1 explained with worked numbers, plus how to choose the metric that matches the cost of errors.",
     author: "manager",
     publishedAt: "2026-03-12T09:00:00.000Z",
     audience: ["analysts", "product managers"],
@@ -485,7 +506,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
       "A three-lesson course that turns responsible-AI principles into concrete checks for fairness, personal data and human oversight.",
     tags: ["responsible ai", "course", "governance", "privacy"],
     seoTitle: "Responsible AI in Practice: A Course for Delivery Teams",
-    metaDescription: "Three lessons that turn fairness, privacy and human-oversight principles into checks your delivery team can run.",
+    metaDescription:
+      "Three lessons that turn fairness, privacy and human-oversight principles into checks your delivery team can run.",
     author: "manager",
     publishedAt: "2026-04-06T09:00:00.000Z",
     featured: true,
@@ -506,7 +528,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Bias enters through data, labels, proxies and deployment context. Here is where to look and how to measure whether outcomes differ across groups.",
     tags: ["responsible ai", "fairness", "bias", "evaluation"],
-    metaDescription: "Where bias enters an AI system, how to compare outcomes across groups, and what to do when the numbers differ.",
+    metaDescription:
+      "Where bias enters an AI system, how to compare outcomes across groups, and what to do when the numbers differ.",
     author: "manager",
     publishedAt: "2026-04-06T09:10:00.000Z",
     audience: ["product managers", "analysts"],
@@ -523,7 +546,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Prompts, logs and retrieval indexes quietly collect personal data. Map where it flows, minimise it and redact it before it reaches a model.",
     tags: ["privacy", "pii", "data protection", "python"],
-    metaDescription: "Map where personal data flows in an AI feature, minimise it, and redact obvious identifiers before text reaches a model.",
+    metaDescription:
+      "Map where personal data flows in an AI feature, minimise it, and redact obvious identifiers before text reaches a model.",
     author: "admin",
     publishedAt: "2026-04-09T09:00:00.000Z",
     audience: ["developers", "risk and compliance"],
@@ -540,7 +564,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "'A human reviews it' is only a control if the reviewer has time, context and the authority to say no. Five patterns, and when to use each.",
     tags: ["responsible ai", "human in the loop", "workflow design"],
-    metaDescription: "Five human-oversight patterns for AI workflows, how to choose between them, and how to keep reviews from becoming rubber stamps.",
+    metaDescription:
+      "Five human-oversight patterns for AI workflows, how to choose between them, and how to keep reviews from becoming rubber stamps.",
     author: "manager",
     publishedAt: "2026-04-14T09:00:00.000Z",
     audience: ["product managers", "team leads", "risk and compliance"],
@@ -557,7 +582,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Four boxes tell you almost everything about a classifier's mistakes. Learn to read them and you can challenge any accuracy claim.",
     tags: ["data literacy", "evaluation", "beginner"],
-    metaDescription: "Learn to read a confusion matrix, spot the costly errors and ask the right questions about any accuracy claim.",
+    metaDescription:
+      "Learn to read a confusion matrix, spot the costly errors and ask the right questions about any accuracy claim.",
     author: "manager",
     publishedAt: "2026-02-18T09:00:00.000Z",
     audience: ["beginners", "team leads", "analysts"],
@@ -574,7 +600,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "An assistant can draft a query in seconds; knowing whether it is right still takes you. Five SQL patterns for verifying AI-generated analysis.",
     tags: ["sql", "data literacy", "analysis", "verification"],
-    metaDescription: "Five SQL patterns to verify AI-generated queries and numbers: row counts, join fan-out, nulls, date edges and reconciliation.",
+    metaDescription:
+      "Five SQL patterns to verify AI-generated queries and numbers: row counts, join fan-out, nulls, date edges and reconciliation.",
     author: "manager",
     publishedAt: "2026-05-04T09:00:00.000Z",
     audience: ["analysts"],
@@ -589,13 +616,20 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "ai-education",
     categorySlug: "prompt-engineering",
     tier: "Free",
-    excerpt: "Start here for everything on writing, structuring and testing prompts, from a first lesson to copy-ready templates.",
+    excerpt:
+      "Start here for everything on writing, structuring and testing prompts, from a first lesson to copy-ready templates.",
     tags: ["prompting", "category", "overview"],
-    metaDescription: "All Lumen Hub prompt engineering content in one place: a free course, a video clinic, templates and a review rubric.",
+    metaDescription:
+      "All Lumen Hub prompt engineering content in one place: a free course, a video clinic, templates and a review rubric.",
     author: "manager",
     publishedAt: "2026-02-02T09:00:00.000Z",
     audience: ["beginners", "knowledge workers"],
-    related: ["prompting-fundamentals-course", "video-prompt-clinic", "prompt-library-starter-pack", "prompt-review-rubric"],
+    related: [
+      "prompting-fundamentals-course",
+      "video-prompt-clinic",
+      "prompt-library-starter-pack",
+      "prompt-review-rubric",
+    ],
     body: "explore-prompt-engineering.md",
   },
   {
@@ -608,7 +642,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Watch five vague workplace prompts get rebuilt step by step, from a meeting summary to a customer reply, with the reasoning behind every change.",
     tags: ["prompting", "video", "examples"],
-    metaDescription: "A video walkthrough rewriting five everyday workplace prompts, explaining each change and why it improves the output.",
+    metaDescription:
+      "A video walkthrough rewriting five everyday workplace prompts, explaining each change and why it improves the output.",
     author: "manager",
     publishedAt: "2026-02-20T09:00:00.000Z",
     audience: ["beginners", "knowledge workers"],
@@ -637,7 +672,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "A visual tour of how text becomes vectors, why similar meanings land close together, and how search and retrieval use that geometry.",
     tags: ["embeddings", "video", "semantic search", "rag"],
-    metaDescription: "A visual explainer of embeddings: how text becomes vectors, how similarity works, and how semantic search uses it.",
+    metaDescription:
+      "A visual explainer of embeddings: how text becomes vectors, how similarity works, and how semantic search uses it.",
     author: "manager",
     publishedAt: "2026-03-16T09:00:00.000Z",
     audience: ["product managers", "developers"],
@@ -664,12 +700,17 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Not every internal AI tool needs a committee, but every one needs answers to eight questions. A proportionate assessment you can finish in an hour.",
     tags: ["risk assessment", "governance", "responsible ai", "enterprise"],
-    metaDescription: "An eight-question, one-hour risk assessment for internal AI tools, with a scoring table and clear escalation triggers.",
+    metaDescription:
+      "An eight-question, one-hour risk assessment for internal AI tools, with a scoring table and clear escalation triggers.",
     author: "admin",
     publishedAt: "2026-05-11T09:00:00.000Z",
     audience: ["risk and compliance", "IT leaders", "product managers"],
     seoKeywords: ["ai risk assessment template", "internal ai tools governance"],
-    related: ["eu-ai-act-risk-tiers-internal-tools", "nist-ai-rmf-in-plain-language", "vendor-evaluation-questionnaire"],
+    related: [
+      "eu-ai-act-risk-tiers-internal-tools",
+      "nist-ai-rmf-in-plain-language",
+      "vendor-evaluation-questionnaire",
+    ],
     body: "ai-risk-assessment-for-internal-tools.md",
   },
 
@@ -681,9 +722,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "workforce-tools",
     categorySlug: "productivity-automation",
     tier: "Free",
-    excerpt: "Automation recipes for real teams, each with a human checkpoint and a note on what can go wrong.",
+    excerpt:
+      "Automation recipes for real teams, each with a human checkpoint and a note on what can go wrong.",
     tags: ["automation", "productivity", "category", "overview"],
-    metaDescription: "Lumen Hub's productivity and automation content: meeting notes, spreadsheets, triage bots and weekly-report walkthroughs.",
+    metaDescription:
+      "Lumen Hub's productivity and automation content: meeting notes, spreadsheets, triage bots and weekly-report walkthroughs.",
     author: "manager",
     publishedAt: "2026-03-03T09:00:00.000Z",
     audience: ["knowledge workers", "team leads", "operations"],
@@ -705,7 +748,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "AI meeting notes save real time, as long as everyone knows they are being recorded, the summary is checked and the transcript does not live forever.",
     tags: ["meetings", "automation", "privacy", "productivity"],
-    metaDescription: "Set up AI meeting notes your colleagues will trust: consent, a summary template, a review step and sensible retention.",
+    metaDescription:
+      "Set up AI meeting notes your colleagues will trust: consent, a summary template, a review step and sensible retention.",
     author: "manager",
     publishedAt: "2026-03-10T09:00:00.000Z",
     audience: ["knowledge workers", "team leads"],
@@ -722,7 +766,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Assistants are good at writing formulas and bad at noticing that your data is wrong. A workflow that uses the first strength and guards against the second.",
     tags: ["spreadsheets", "analysis", "productivity", "verification"],
-    metaDescription: "Use an AI assistant for spreadsheet formulas and analysis while checking for the errors it will not notice itself.",
+    metaDescription:
+      "Use an AI assistant for spreadsheet formulas and analysis while checking for the errors it will not notice itself.",
     author: "manager",
     publishedAt: "2026-03-24T09:00:00.000Z",
     audience: ["knowledge workers", "analysts", "operations"],
@@ -739,7 +784,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "A small TypeScript service that labels incoming tickets, validates the model's answer and routes anything uncertain to a person.",
     tags: ["automation", "typescript", "webhooks", "support"],
-    metaDescription: "Build a TypeScript webhook service that classifies support tickets with an LLM, validates output and escalates when unsure.",
+    metaDescription:
+      "Build a TypeScript webhook service that classifies support tickets with an LLM, validates output and escalates when unsure.",
     author: "admin",
     publishedAt: "2026-04-20T09:00:00.000Z",
     audience: ["developers", "operations"],
@@ -757,12 +803,17 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "A phased plan for team leads: listen first, pilot on real work, then standardise what worked, with the conversations to have at each stage.",
     tags: ["management", "adoption", "change management"],
-    metaDescription: "A 90-day plan for team leads introducing AI tools: discovery, pilots, standardisation and the conversations at each stage.",
+    metaDescription:
+      "A 90-day plan for team leads introducing AI tools: discovery, pilots, standardisation and the conversations at each stage.",
     author: "manager",
     publishedAt: "2026-04-01T09:00:00.000Z",
     audience: ["team leads", "managers"],
     seoKeywords: ["ai adoption plan", "ai change management"],
-    related: ["writing-an-ai-use-policy-for-your-team", "measuring-ai-productivity-honestly", "team-lead-toolkit"],
+    related: [
+      "writing-an-ai-use-policy-for-your-team",
+      "measuring-ai-productivity-honestly",
+      "team-lead-toolkit",
+    ],
     body: "leading-ai-adoption-first-90-days.md",
   },
   {
@@ -775,7 +826,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "One page, plain words, concrete examples. A structure for a team-level AI use policy that answers the questions people really ask.",
     tags: ["policy", "management", "governance"],
-    metaDescription: "Write a one-page team AI use policy: approved tools, data rules, review expectations and who to ask, with a template.",
+    metaDescription:
+      "Write a one-page team AI use policy: approved tools, data rules, review expectations and who to ask, with a template.",
     author: "manager",
     publishedAt: "2026-04-15T09:00:00.000Z",
     audience: ["team leads", "managers"],
@@ -792,7 +844,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Hours saved is the metric everyone reports and nobody can verify. Measure cycle time, quality and rework instead, and compare against a baseline.",
     tags: ["metrics", "productivity", "management", "roi"],
-    metaDescription: "Measure the impact of AI tools with baselines, cycle time, quality and rework, instead of self-reported hours saved.",
+    metaDescription:
+      "Measure the impact of AI tools with baselines, cycle time, quality and rework, instead of self-reported hours saved.",
     author: "owner",
     publishedAt: "2026-06-08T09:00:00.000Z",
     audience: ["managers", "IT leaders", "finance"],
@@ -810,7 +863,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Six skill areas, four levels, observable behaviours for each. Use it for hiring, self-assessment and planning training, not for ranking people.",
     tags: ["skills", "hiring", "learning and development"],
-    metaDescription: "A six-area, four-level skills matrix for AI-assisted work, with observable behaviours for hiring and development plans.",
+    metaDescription:
+      "A six-area, four-level skills matrix for AI-assisted work, with observable behaviours for hiring and development plans.",
     author: "manager",
     publishedAt: "2026-05-18T09:00:00.000Z",
     audience: ["managers", "HR", "learning and development"],
@@ -827,7 +881,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "One-off workshops fade within weeks. Build a programme around real tasks, peer champions and time protected for practice.",
     tags: ["upskilling", "training", "enterprise", "learning and development"],
-    metaDescription: "Design an AI upskilling programme around real tasks, champions and practice time, with a cohort plan and success measures.",
+    metaDescription:
+      "Design an AI upskilling programme around real tasks, champions and practice time, with a cohort plan and success measures.",
     author: "owner",
     publishedAt: "2026-06-22T09:00:00.000Z",
     audience: ["HR", "learning and development", "IT leaders"],
@@ -844,7 +899,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Follow one weekly report from a manual copy-paste ritual to a pipeline that gathers the data, drafts a summary and waits for a human to approve it.",
     tags: ["automation", "video", "reporting", "workflow"],
-    metaDescription: "Video walkthrough: turn a manual weekly status report into an automated draft that a person reviews before it is sent.",
+    metaDescription:
+      "Video walkthrough: turn a manual weekly status report into an automated draft that a person reviews before it is sent.",
     author: "manager",
     publishedAt: "2026-05-26T09:00:00.000Z",
     audience: ["operations", "team leads", "developers"],
@@ -872,7 +928,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "How to talk with team members who are anxious, sceptical or over-enthusiastic about AI, with conversation structures you can use this week.",
     tags: ["management", "coaching", "video", "change management"],
-    metaDescription: "A video guide for managers on coaching anxious, sceptical and over-enthusiastic team members through AI adoption.",
+    metaDescription:
+      "A video guide for managers on coaching anxious, sceptical and over-enthusiastic team members through AI adoption.",
     author: "manager",
     publishedAt: "2026-05-06T09:00:00.000Z",
     audience: ["team leads", "managers"],
@@ -898,10 +955,12 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "templates-and-checklists",
     tier: "Free",
-    excerpt: "A hand-picked path through Lumen Hub for your first week: how models work, how to prompt, how to check the output.",
+    excerpt:
+      "A hand-picked path through Lumen Hub for your first week: how models work, how to prompt, how to check the output.",
     tags: ["collection", "beginner", "getting started"],
     seoTitle: "Start Here: New to AI at Work | Lumen Hub",
-    metaDescription: "A curated first-week path for newcomers to AI at work: how models learn, how to prompt and how to check the results.",
+    metaDescription:
+      "A curated first-week path for newcomers to AI at work: how models learn, how to prompt and how to check the results.",
     author: "owner",
     publishedAt: "2026-02-24T09:00:00.000Z",
     featured: true,
@@ -921,12 +980,14 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     slug: "team-lead-toolkit",
     title: "The Team Lead's AI Toolkit",
     type: "collection",
-    section: "resources",
+    section: "workforce-tools",
     categorySlug: "ai-for-managers",
     tier: "Basic",
-    excerpt: "Everything a team lead needs to introduce AI tools with care: a 90-day plan, a policy template, coaching advice and an intake checklist.",
+    excerpt:
+      "Everything a team lead needs to introduce AI tools with care: a 90-day plan, a policy template, coaching advice and an intake checklist.",
     tags: ["collection", "management", "adoption"],
-    metaDescription: "A curated toolkit for team leads adopting AI: a 90-day plan, a one-page policy, coaching guidance and an intake checklist.",
+    metaDescription:
+      "A curated toolkit for team leads adopting AI: a 90-day plan, a one-page policy, coaching guidance and an intake checklist.",
     author: "owner",
     publishedAt: "2026-05-13T09:00:00.000Z",
     audience: ["team leads", "managers"],
@@ -946,9 +1007,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "enterprise-playbooks",
     tier: "Enterprise",
-    excerpt: "The reading list for whoever owns AI risk: frameworks, regulation, risk assessment, vendor questions and incident response.",
+    excerpt:
+      "The reading list for whoever owns AI risk: frameworks, regulation, risk assessment, vendor questions and incident response.",
     tags: ["collection", "governance", "enterprise", "compliance"],
-    metaDescription: "A curated governance reading list: NIST AI RMF, ISO/IEC 42001, the EU AI Act, risk assessment and incident response.",
+    metaDescription:
+      "A curated governance reading list: NIST AI RMF, ISO/IEC 42001, the EU AI Act, risk assessment and incident response.",
     author: "owner",
     publishedAt: "2026-07-06T09:00:00.000Z",
     audience: ["risk and compliance", "IT leaders", "legal"],
@@ -969,9 +1032,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "templates-and-checklists",
     tier: "Free",
-    excerpt: "Twelve copy-ready prompt templates for everyday work, each with placeholders and a note on what to check in the output.",
+    excerpt:
+      "Twelve copy-ready prompt templates for everyday work, each with placeholders and a note on what to check in the output.",
     tags: ["templates", "prompting", "productivity"],
-    metaDescription: "Twelve copy-ready prompt templates for summaries, emails, analysis and planning, with placeholders and review notes.",
+    metaDescription:
+      "Twelve copy-ready prompt templates for summaries, emails, analysis and planning, with placeholders and review notes.",
     author: "manager",
     publishedAt: "2026-04-27T09:00:00.000Z",
     audience: ["knowledge workers", "beginners"],
@@ -986,9 +1051,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "templates-and-checklists",
     tier: "Basic",
-    excerpt: "Twenty questions to answer before anyone builds or buys an AI feature, grouped so the right people answer the right part.",
+    excerpt:
+      "Twenty questions to answer before anyone builds or buys an AI feature, grouped so the right people answer the right part.",
     tags: ["checklist", "project management", "governance"],
-    metaDescription: "A 20-question intake checklist for AI projects: problem, data, users, risk and success measures, before work starts.",
+    metaDescription:
+      "A 20-question intake checklist for AI projects: problem, data, users, risk and success measures, before work starts.",
     author: "manager",
     publishedAt: "2026-05-20T09:00:00.000Z",
     audience: ["product managers", "team leads"],
@@ -1002,9 +1069,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "templates-and-checklists",
     tier: "Basic",
-    excerpt: "A six-criterion rubric for reviewing prompts before they go into shared templates or production features.",
+    excerpt:
+      "A six-criterion rubric for reviewing prompts before they go into shared templates or production features.",
     tags: ["rubric", "prompting", "review", "templates"],
-    metaDescription: "Review prompts before they are shared or shipped with a six-criterion rubric covering clarity, context, format and safety.",
+    metaDescription:
+      "Review prompts before they are shared or shipped with a six-criterion rubric covering clarity, context, format and safety.",
     author: "manager",
     publishedAt: "2026-06-01T09:00:00.000Z",
     audience: ["knowledge workers", "developers"],
@@ -1018,9 +1087,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "enterprise-playbooks",
     tier: "Enterprise",
-    excerpt: "The questions to send an AI vendor before procurement: data use, security, evaluation evidence, failure handling and exit.",
+    excerpt:
+      "The questions to send an AI vendor before procurement: data use, security, evaluation evidence, failure handling and exit.",
     tags: ["procurement", "vendors", "enterprise", "security"],
-    metaDescription: "A procurement questionnaire for AI vendors covering data use, security, evaluation evidence, incidents and exit terms.",
+    metaDescription:
+      "A procurement questionnaire for AI vendors covering data use, security, evaluation evidence, incidents and exit terms.",
     author: "admin",
     publishedAt: "2026-06-15T09:00:00.000Z",
     audience: ["procurement", "IT leaders", "risk and compliance"],
@@ -1039,14 +1110,19 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
       "Four phases, from foundations to scale, with the decisions, owners and exit criteria that keep an organisation-wide rollout from stalling.",
     tags: ["enterprise", "rollout", "governance", "change management"],
     seoTitle: "Enterprise AI Rollout Playbook: Phases, Owners and Exit Criteria",
-    metaDescription: "A four-phase playbook for rolling out AI across an organisation, with owners, decisions and exit criteria for each phase.",
+    metaDescription:
+      "A four-phase playbook for rolling out AI across an organisation, with owners, decisions and exit criteria for each phase.",
     author: "owner",
     publishedAt: "2026-07-13T09:00:00.000Z",
     featured: true,
     featuredOrder: 6,
     audience: ["IT leaders", "executives", "risk and compliance"],
     seoKeywords: ["enterprise ai rollout", "ai adoption strategy"],
-    related: ["designing-an-upskilling-program", "measuring-ai-productivity-honestly", "governance-essentials"],
+    related: [
+      "designing-an-upskilling-program",
+      "measuring-ai-productivity-honestly",
+      "governance-essentials",
+    ],
     body: "enterprise-ai-rollout-playbook.md",
   },
   {
@@ -1056,9 +1132,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "resources",
     categorySlug: "enterprise-playbooks",
     tier: "Enterprise",
-    excerpt: "A reference scheme for classifying prompts, outputs, transcripts and indexes, with retention defaults and handling rules.",
+    excerpt:
+      "A reference scheme for classifying prompts, outputs, transcripts and indexes, with retention defaults and handling rules.",
     tags: ["data governance", "retention", "classification", "enterprise"],
-    metaDescription: "Classify prompts, outputs and retrieval indexes, and set retention and handling rules, with a copyable reference scheme.",
+    metaDescription:
+      "Classify prompts, outputs and retrieval indexes, and set retention and handling rules, with a copyable reference scheme.",
     author: "admin",
     publishedAt: "2026-07-20T09:00:00.000Z",
     audience: ["risk and compliance", "IT leaders", "data owners"],
@@ -1075,7 +1153,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "When an AI feature leaks data, gives harmful advice or silently degrades, your usual runbook needs a few extra steps. Here they are.",
     tags: ["incident response", "operations", "enterprise", "security"],
-    metaDescription: "Extend your incident runbook for AI features: detection signals, severity, containment switches and post-incident review.",
+    metaDescription:
+      "Extend your incident runbook for AI features: detection signals, severity, containment switches and post-incident review.",
     author: "admin",
     publishedAt: "2026-08-03T09:00:00.000Z",
     audience: ["IT leaders", "developers", "security"],
@@ -1095,14 +1174,19 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
       "Most internal AI tools fall into the Act's lighter tiers, but HR and access-to-services uses can be high-risk. How to sort your inventory.",
     tags: ["eu ai act", "regulation", "compliance", "policy"],
     seoTitle: "EU AI Act Risk Tiers Explained for Internal AI Tools",
-    metaDescription: "How the EU AI Act's four risk tiers apply to internal AI tools, which uses may be high-risk, and how to sort your inventory.",
+    metaDescription:
+      "How the EU AI Act's four risk tiers apply to internal AI tools, which uses may be high-risk, and how to sort your inventory.",
     author: "owner",
     publishedAt: "2026-09-08T08:00:00.000Z",
     featured: true,
     featuredOrder: 3,
     audience: ["risk and compliance", "IT leaders", "managers"],
     seoKeywords: ["eu ai act risk categories", "high-risk ai systems", "ai act compliance"],
-    related: ["ai-risk-assessment-for-internal-tools", "nist-ai-rmf-in-plain-language", "governance-essentials"],
+    related: [
+      "ai-risk-assessment-for-internal-tools",
+      "nist-ai-rmf-in-plain-language",
+      "governance-essentials",
+    ],
     body: "eu-ai-act-risk-tiers-internal-tools.md",
   },
   {
@@ -1115,7 +1199,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Quantisation, better training data and efficient runtimes have made useful models run on ordinary hardware. What that means for privacy, cost and your tool choices.",
     tags: ["small language models", "local ai", "quantization", "trends"],
-    metaDescription: "Why small language models now run usefully on laptops, what quantisation trades away, and when local beats hosted.",
+    metaDescription:
+      "Why small language models now run usefully on laptops, what quantisation trades away, and when local beats hosted.",
     author: "owner",
     publishedAt: "2026-09-22T08:00:00.000Z",
     audience: ["developers", "IT leaders"],
@@ -1134,12 +1219,17 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
       "RAG systems fail in two places, retrieval and generation, and you need to measure both separately. A checklist and a minimal evaluation harness.",
     tags: ["rag", "evaluation", "retrieval", "python"],
     seoTitle: "How to Evaluate RAG Systems: A Practical Checklist",
-    metaDescription: "Evaluate retrieval-augmented generation by measuring retrieval and answers separately, with a checklist and Python harness.",
+    metaDescription:
+      "Evaluate retrieval-augmented generation by measuring retrieval and answers separately, with a checklist and Python harness.",
     author: "owner",
     publishedAt: "2026-10-06T08:00:00.000Z",
     audience: ["developers", "product managers"],
     seoKeywords: ["rag evaluation", "retrieval augmented generation", "recall at k"],
-    related: ["video-embeddings-explained", "evaluation-metrics-explained", "iterating-on-prompts-with-test-cases"],
+    related: [
+      "video-embeddings-explained",
+      "evaluation-metrics-explained",
+      "iterating-on-prompts-with-test-cases",
+    ],
     body: "evaluating-rag-practical-checklist.md",
   },
   {
@@ -1152,7 +1242,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "The gap between open-weight and hosted frontier models keeps shifting. A decision framework that does not depend on this month's leaderboard.",
     tags: ["open-weight models", "strategy", "hosting", "trends"],
-    metaDescription: "Compare open-weight and hosted models on control, cost, capability and operations, with a framework that outlasts leaderboards.",
+    metaDescription:
+      "Compare open-weight and hosted models on control, cost, capability and operations, with a framework that outlasts leaderboards.",
     author: "owner",
     publishedAt: "2026-08-18T08:00:00.000Z",
     audience: ["IT leaders", "developers"],
@@ -1169,12 +1260,17 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Agents that plan and call tools are moving from demos into real work. The tasks that suit them, the ways they fail and the guardrails worth building first.",
     tags: ["agents", "automation", "tool use", "trends"],
-    metaDescription: "Where AI agents that plan and call tools deliver value, how they typically fail, and which guardrails to build first.",
+    metaDescription:
+      "Where AI agents that plan and call tools deliver value, how they typically fail, and which guardrails to build first.",
     author: "owner",
     publishedAt: "2026-10-20T08:00:00.000Z",
     audience: ["developers", "product managers", "IT leaders"],
     seoKeywords: ["ai agents", "agentic workflows", "tool calling"],
-    related: ["human-oversight-patterns", "building-a-triage-bot-with-webhooks", "incident-response-for-ai-features"],
+    related: [
+      "human-oversight-patterns",
+      "building-a-triage-bot-with-webhooks",
+      "incident-response-for-ai-features",
+    ],
     body: "agentic-workflows-where-they-help.md",
   },
   {
@@ -1187,7 +1283,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Govern, Map, Measure, Manage: what the four functions of the NIST AI RMF ask of an organisation, and how to start without a compliance team.",
     tags: ["nist ai rmf", "governance", "risk management", "policy"],
-    metaDescription: "The four functions of the NIST AI Risk Management Framework explained, with a starter action for each one.",
+    metaDescription:
+      "The four functions of the NIST AI Risk Management Framework explained, with a starter action for each one.",
     author: "owner",
     publishedAt: "2026-08-25T08:00:00.000Z",
     audience: ["risk and compliance", "IT leaders", "product managers"],
@@ -1205,7 +1302,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "The first certifiable management-system standard for AI follows a familiar ISO structure. What it requires, how it relates to ISO 27001, and whether to pursue it.",
     tags: ["iso 42001", "standards", "certification", "governance"],
-    metaDescription: "ISO/IEC 42001 explained: what an AI management system requires, how it maps to ISO 27001, and how to decide on certification.",
+    metaDescription:
+      "ISO/IEC 42001 explained: what an AI management system requires, how it maps to ISO 27001, and how to decide on certification.",
     author: "admin",
     publishedAt: "2026-10-13T08:00:00.000Z",
     audience: ["risk and compliance", "IT leaders"],
@@ -1223,7 +1321,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Every model announcement arrives with a table of scores. Six questions that tell you how much those numbers say about your use case.",
     tags: ["benchmarks", "evaluation", "model selection", "trends"],
-    metaDescription: "Six questions to ask of any model benchmark table, from contamination to task fit, before it drives a purchasing decision.",
+    metaDescription:
+      "Six questions to ask of any model benchmark table, from contamination to task fit, before it drives a purchasing decision.",
     author: "owner",
     publishedAt: "2026-11-03T08:00:00.000Z",
     audience: ["IT leaders", "developers", "product managers"],
@@ -1240,7 +1339,8 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Provenance metadata and watermarks answer different questions and fail in different ways. What each can and cannot prove about a piece of content.",
     tags: ["provenance", "watermarking", "c2pa", "policy"],
-    metaDescription: "Provenance metadata versus watermarking: what each proves about AI-generated content, their limits and how to use both.",
+    metaDescription:
+      "Provenance metadata versus watermarking: what each proves about AI-generated content, their limits and how to use both.",
     author: "owner",
     publishedAt: "2026-11-10T08:00:00.000Z",
     audience: ["communications", "risk and compliance", "developers"],
@@ -1258,11 +1358,16 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     excerpt:
       "Context windows keep growing, but filling them is not free. A whiteboard explainer on what long context costs and when retrieval is the better choice.",
     tags: ["context window", "video", "cost", "latency"],
-    metaDescription: "A video explainer on long context windows: what they cost in money and latency, and when retrieval is the better design.",
+    metaDescription:
+      "A video explainer on long context windows: what they cost in money and latency, and when retrieval is the better design.",
     author: "owner",
     publishedAt: "2026-10-27T08:00:00.000Z",
     audience: ["developers", "product managers"],
-    related: ["tokens-embeddings-and-context-windows", "evaluating-rag-practical-checklist", "small-language-models-on-the-laptop"],
+    related: [
+      "tokens-embeddings-and-context-windows",
+      "evaluating-rag-practical-checklist",
+      "small-language-models-on-the-laptop",
+    ],
     video: {
       durationS: 840,
       chapters: [
@@ -1285,9 +1390,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "platform-guides",
     tier: "Free",
-    excerpt: "Create an account, find your way around the sidebar and sections, and open your first course in under ten minutes.",
+    excerpt:
+      "Create an account, find your way around the sidebar and sections, and open your first course in under ten minutes.",
     tags: ["documentation", "getting started", "onboarding"],
-    metaDescription: "Create your Lumen Hub account, confirm your e-mail, learn the sidebar and sections, and open your first piece of content.",
+    metaDescription:
+      "Create your Lumen Hub account, confirm your e-mail, learn the sidebar and sections, and open your first piece of content.",
     author: "admin",
     publishedAt: "2026-01-08T09:00:00.000Z",
     audience: ["new users"],
@@ -1301,9 +1408,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "platform-guides",
     tier: "Free",
-    excerpt: "How the Free, Basic, Pro and Enterprise tiers gate content, what the lock icons mean and what happens when you upgrade.",
+    excerpt:
+      "How the Free, Basic, Pro and Enterprise tiers gate content, what the lock icons mean and what happens when you upgrade.",
     tags: ["documentation", "pricing", "tiers", "subscription"],
-    metaDescription: "How Lumen Hub's Free, Basic, Pro and Enterprise tiers gate content, what locked items mean and how upgrading works.",
+    metaDescription:
+      "How Lumen Hub's Free, Basic, Pro and Enterprise tiers gate content, what locked items mean and how upgrading works.",
     author: "admin",
     publishedAt: "2026-01-09T09:00:00.000Z",
     audience: ["new users", "account owners"],
@@ -1317,9 +1426,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "platform-guides",
     tier: "Free",
-    excerpt: "Toggle debug mode with Ctrl+Shift+D, find the diagnostic pages, and navigate the interface from the keyboard.",
+    excerpt:
+      "Toggle debug mode with Ctrl+Shift+D, find the diagnostic pages, and navigate the interface from the keyboard.",
     tags: ["documentation", "keyboard shortcuts", "debug", "accessibility"],
-    metaDescription: "Lumen Hub keyboard shortcuts, including Ctrl+Shift+D for debug mode, plus the public diagnostics pages and what they show.",
+    metaDescription:
+      "Lumen Hub keyboard shortcuts, including Ctrl+Shift+D for debug mode, plus the public diagnostics pages and what they show.",
     author: "admin",
     publishedAt: "2026-01-12T09:00:00.000Z",
     audience: ["all users", "administrators"],
@@ -1333,10 +1444,12 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "api-reference",
     tier: "Free",
-    excerpt: "Read Lumen Hub content programmatically with GET /api/content and GET /api/content/{slug}: parameters, responses and examples.",
+    excerpt:
+      "Read Lumen Hub content programmatically with GET /api/content and GET /api/content/{slug}: parameters, responses and examples.",
     tags: ["documentation", "api", "developers", "rest"],
     seoTitle: "Lumen Hub Content API Basics",
-    metaDescription: "Use GET /api/content and GET /api/content/{slug} to list and read Lumen Hub content, with curl and TypeScript examples.",
+    metaDescription:
+      "Use GET /api/content and GET /api/content/{slug} to list and read Lumen Hub content, with curl and TypeScript examples.",
     author: "admin",
     publishedAt: "2026-01-15T09:00:00.000Z",
     audience: ["developers"],
@@ -1351,9 +1464,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "api-reference",
     tier: "Pro",
-    excerpt: "How tier and role checks apply to API requests, what an empty list or a missing item means, and how to retry safely.",
+    excerpt:
+      "How tier and role checks apply to API requests, what an empty list or a missing item means, and how to retry safely.",
     tags: ["documentation", "api", "errors", "access control"],
-    metaDescription: "How Lumen Hub's content API applies tier and role checks, what empty and missing results mean, and how to retry safely.",
+    metaDescription:
+      "How Lumen Hub's content API applies tier and role checks, what empty and missing results mean, and how to retry safely.",
     author: "admin",
     publishedAt: "2026-02-09T09:00:00.000Z",
     audience: ["developers"],
@@ -1367,9 +1482,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     section: "documentation",
     categorySlug: "platform-guides",
     tier: "Free",
-    excerpt: "Password rules, optional multi-factor authentication, session time-outs and what to do if you are locked out.",
+    excerpt:
+      "Password rules, optional multi-factor authentication, session time-outs and what to do if you are locked out.",
     tags: ["documentation", "security", "mfa", "account"],
-    metaDescription: "Keep your Lumen Hub account safe: password rules, optional MFA with SMS or an authenticator app, sessions and lockouts.",
+    metaDescription:
+      "Keep your Lumen Hub account safe: password rules, optional MFA with SMS or an authenticator app, sessions and lockouts.",
     author: "admin",
     publishedAt: "2026-01-20T09:00:00.000Z",
     audience: ["all users"],
@@ -1384,9 +1501,11 @@ export const DEMO_CONTENT: readonly DemoContent[] = [
     categorySlug: "platform-guides",
     tier: "Free",
     rolesRequired: ["ContentManager"],
-    excerpt: "House rules for everyone who writes or edits Lumen Hub content: voice, structure, metadata, accuracy and tier placement.",
+    excerpt:
+      "House rules for everyone who writes or edits Lumen Hub content: voice, structure, metadata, accuracy and tier placement.",
     tags: ["editorial", "style guide", "internal", "content management"],
-    metaDescription: "Internal editorial style guide for Lumen Hub content managers: voice, structure, metadata, sourcing and tier placement.",
+    metaDescription:
+      "Internal editorial style guide for Lumen Hub content managers: voice, structure, metadata, sourcing and tier placement.",
     author: "manager",
     publishedAt: "2026-01-06T09:00:00.000Z",
     audience: ["content managers", "editors"],
