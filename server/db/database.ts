@@ -39,6 +39,7 @@ export interface CreateDatabaseOptions {
 }
 
 const PG_INT8_OID = 20;
+const PING_TIMEOUT_MS = 3000;
 
 /**
  * Per-pool type parsers (the global `pg.types` is left alone): int8 (bigint columns, count(*))
@@ -76,6 +77,8 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
     const pool = new pg.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
+      // Fail instead of hanging when the server is unreachable (health checks, start-up).
+      connectionTimeoutMillis: 5000,
       application_name: options.applicationName ?? "lumen-hub",
       types: pgTypes,
       ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
@@ -107,8 +110,15 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
     },
     async ping() {
       const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await sql`select 1`.execute(db);
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)),
+            PING_TIMEOUT_MS,
+          );
+        });
+        await Promise.race([sql`select 1`.execute(db), timeout]);
         return { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
       } catch (error) {
         return {
@@ -116,6 +126,8 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
           latencyMs: Math.round((performance.now() - started) * 100) / 100,
           error: safeMessage(error),
         };
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

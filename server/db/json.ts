@@ -34,7 +34,11 @@ export function toJsonOrNull<S extends z.ZodType>(
  * (so a `.nullable()` schema accepts it, a `.default([])`-style schema can supply a value).
  * Throws `DataIntegrityError` when the stored text is not JSON or has the wrong shape.
  */
-export function fromJson<S extends z.ZodType>(schema: S, text: string | null | undefined, field = "value"): z.output<S> {
+export function fromJson<S extends z.ZodType>(
+  schema: S,
+  text: string | null | undefined,
+  field = "value",
+): z.output<S> {
   let raw: unknown = null;
   if (text !== null && text !== undefined) {
     try {

@@ -46,6 +46,8 @@ export interface UserTable {
   avatar: string | null;
   role: string | null;
   isActive: DbBoolDefault;
+  /** individual | business (the `custom:account_type` claim). */
+  accountType: Generated<string | null>;
 }
 
 export interface SessionTable {
@@ -90,7 +92,7 @@ export interface OrganizationTable {
   name: string;
   slug: string;
   logo: string | null;
-  createdAt: AuthDateDefault;
+  createdAt: AuthDate;
   metadata: string | null;
 }
 

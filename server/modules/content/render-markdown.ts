@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root } from "hast";
 import { toString as hastToString } from "hast-util-to-string";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeSlug from "rehype-slug";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
@@ -42,7 +42,7 @@ function highlighter(): Promise<Highlighter> {
 }
 
 /** Sanitize first (user markdown can hold anything), then add trusted markup: slugs and highlighting. */
-const schema = {
+const schema: SanitizeSchema = {
   ...defaultSchema,
   // ids are prefixed by the sanitizer ("user-content-") to avoid clobbering; headings get ours after.
   attributes: {

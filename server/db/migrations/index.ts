@@ -1,0 +1,16 @@
+/**
+ * Every migration, statically imported so they survive bundling. Kysely applies them in the
+ * order of their names; never rename or edit an applied migration, add a new one.
+ */
+import type { Migration } from "kysely";
+import { migration as m001 } from "./001-identity.ts";
+import { migration as m002 } from "./002-content.ts";
+import { migration as m003 } from "./003-repositories.ts";
+import { migration as m004 } from "./004-audit.ts";
+
+export const migrations: Record<string, Migration> = {
+  "001-identity": m001,
+  "002-content": m002,
+  "003-repositories": m003,
+  "004-audit": m004,
+};

@@ -1,0 +1,529 @@
+/**
+ * Content queries. Thin and typed: no access checks here (the service does them); rows come back
+ * as domain objects (booleans, parsed JSON, ISO-8601 strings).
+ */
+import {
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  sql,
+  type Updateable,
+} from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import type { z } from "zod";
+import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { fromJson, storedStringListSchema, toJson, toJsonOrNull } from "../../db/json.ts";
+import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
+import type { ContentTable, DB } from "../../db/schema.ts";
+import { epochOf, epochOrNull, isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import {
+  CONTENT_COUNTERS,
+  CONTENT_LIST_FIELDS,
+  type ContentCounter,
+  contentStringListSchema,
+  contentStructuredDataSchema,
+  counterDeltasSchema,
+  publishedCursorSchema,
+  updatedCursorSchema,
+} from "./content.schemas.ts";
+
+/** schema.org JSON-LD: an object or a list of objects. */
+export type StructuredData = z.output<typeof contentStructuredDataSchema>;
+
+/** A content record (spec §3 Content, plus templateId, rolesRequired and bodyFormat). */
+export interface Content {
+  id: string;
+  gid: string | null;
+  tenant: string | null;
+  type: string;
+  title: string;
+  slug: string;
+  status: string;
+  category: string | null;
+  categoryId: string | null;
+  categorySlug: string | null;
+  categoryTier: string | null;
+  section: string | null;
+  taxon: string | null;
+  /** The minimum tier needed to read the body (the product's `minTier`). */
+  tier: string;
+  classification: string | null;
+  pii: boolean;
+  retention: string | null;
+  isPublic: boolean;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  eventTime: string | null;
+  createdEpoch: number;
+  updatedEpoch: number;
+  publishedEpoch: number | null;
+  eventEpoch: number | null;
+  bodyS3Key: string | null;
+  bodySize: number | null;
+  bodyChecksum: string | null;
+  bodyFormat: string;
+  excerpt: string | null;
+  tags: string[];
+  aliases: string[];
+  audience: string[];
+  related: string[];
+  seoKeywords: string[];
+  seoTitle: string | null;
+  metaDescription: string | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImage: string | null;
+  twitterCard: string | null;
+  schemaType: string | null;
+  canonicalUrl: string | null;
+  noindex: boolean;
+  structuredData: StructuredData | null;
+  authorId: string | null;
+  lastEditedBy: string | null;
+  version: number;
+  viewCount: number;
+  likeCount: number;
+  shareCount: number;
+  commentCount: number;
+  featured: boolean;
+  featuredOrder: number | null;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+  workflowStatus: string | null;
+  reviewerNotes: string | null;
+  templateId: string | null;
+  rolesRequired: string[];
+}
+
+/** Fields a caller may write (the rest are derived: epochs, version, counters, timestamps). */
+export interface ContentFields {
+  gid: string | null;
+  tenant: string | null;
+  type: string;
+  title: string;
+  slug: string;
+  status: string;
+  category: string | null;
+  categoryId: string | null;
+  categorySlug: string | null;
+  categoryTier: string | null;
+  section: string | null;
+  taxon: string | null;
+  tier: string;
+  classification: string | null;
+  pii: boolean;
+  retention: string | null;
+  isPublic: boolean;
+  publishedAt: string | Date | null;
+  eventTime: string | Date | null;
+  bodyS3Key: string | null;
+  bodySize: number | null;
+  bodyChecksum: string | null;
+  bodyFormat: string;
+  excerpt: string | null;
+  tags: string[];
+  aliases: string[];
+  audience: string[];
+  related: string[];
+  seoKeywords: string[];
+  seoTitle: string | null;
+  metaDescription: string | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImage: string | null;
+  twitterCard: string | null;
+  schemaType: string | null;
+  canonicalUrl: string | null;
+  noindex: boolean;
+  structuredData: StructuredData | null;
+  authorId: string | null;
+  lastEditedBy: string | null;
+  featured: boolean;
+  featuredOrder: number | null;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+  workflowStatus: string | null;
+  reviewerNotes: string | null;
+  templateId: string | null;
+  rolesRequired: string[];
+}
+
+export type NewContent = Pick<ContentFields, "title" | "slug"> &
+  Partial<Omit<ContentFields, "title" | "slug">> & {
+    /** Defaults to a new UUID v7 (seeds pass fixed ids). */
+    id?: string;
+    /** Defaults to now (seeds pass fixed dates). */
+    createdAt?: string | Date;
+    /** Defaults to createdAt. */
+    updatedAt?: string | Date;
+  };
+
+export type ContentPatch = Partial<ContentFields>;
+
+export interface ContentListFilter {
+  section?: string;
+  categoryId?: string;
+  categorySlug?: string;
+  categoryTier?: string;
+  /** One tier, or any of several (e.g. the tiers a reader may open). */
+  tier?: string | readonly string[];
+  featured?: boolean;
+  tenant?: string;
+  isPublic?: boolean;
+  /**
+   * Status filter; defaults to "published". Pass null for every status.
+   * Items without publishedAt are never listed by these publishedAt-ordered lists.
+   */
+  status?: string | readonly string[] | null;
+}
+
+const WRITABLE_FIELDS = [
+  "gid",
+  "tenant",
+  "type",
+  "title",
+  "slug",
+  "status",
+  "category",
+  "categoryId",
+  "categorySlug",
+  "categoryTier",
+  "section",
+  "taxon",
+  "tier",
+  "classification",
+  "pii",
+  "retention",
+  "isPublic",
+  "publishedAt",
+  "eventTime",
+  "bodyS3Key",
+  "bodySize",
+  "bodyChecksum",
+  "bodyFormat",
+  "excerpt",
+  "tags",
+  "aliases",
+  "audience",
+  "related",
+  "seoKeywords",
+  "seoTitle",
+  "metaDescription",
+  "ogTitle",
+  "ogDescription",
+  "ogImage",
+  "twitterCard",
+  "schemaType",
+  "canonicalUrl",
+  "noindex",
+  "structuredData",
+  "authorId",
+  "lastEditedBy",
+  "featured",
+  "featuredOrder",
+  "featuredImage",
+  "featuredImageAlt",
+  "workflowStatus",
+  "reviewerNotes",
+  "templateId",
+  "rolesRequired",
+] as const satisfies readonly (keyof ContentFields)[];
+
+const LIST_FIELDS: ReadonlySet<string> = new Set(CONTENT_LIST_FIELDS);
+
+type ContentRow = Selectable<ContentTable>;
+type ContentUpdate = Updateable<ContentTable>;
+
+/** Domain fields → column values (JSON validated, datetimes normalised, epochs derived). */
+function toColumns(fields: Partial<ContentFields>): ContentUpdate {
+  const out: Record<string, unknown> = {};
+  for (const key of WRITABLE_FIELDS) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    if (LIST_FIELDS.has(key)) {
+      out[key] = toJson(contentStringListSchema, (value ?? []) as string[], key);
+    } else if (key === "structuredData") {
+      out[key] = toJsonOrNull(contentStructuredDataSchema, value as StructuredData | null, key);
+    } else if (key === "publishedAt" || key === "eventTime") {
+      const iso = isoInputOrNull(value as string | Date | null, key);
+      out[key] = iso;
+      out[key === "publishedAt" ? "publishedEpoch" : "eventEpoch"] = epochOrNull(iso);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out as ContentUpdate;
+}
+
+function fromRow(row: ContentRow): Content {
+  return {
+    id: row.id,
+    gid: row.gid,
+    tenant: row.tenant,
+    type: row.type,
+    title: row.title,
+    slug: row.slug,
+    status: row.status,
+    category: row.category,
+    categoryId: row.categoryId,
+    categorySlug: row.categorySlug,
+    categoryTier: row.categoryTier,
+    section: row.section,
+    taxon: row.taxon,
+    tier: row.tier,
+    classification: row.classification,
+    pii: toBool(row.pii),
+    retention: row.retention,
+    isPublic: toBool(row.isPublic),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt,
+    eventTime: row.eventTime,
+    createdEpoch: Number(row.createdEpoch),
+    updatedEpoch: Number(row.updatedEpoch),
+    publishedEpoch: row.publishedEpoch === null ? null : Number(row.publishedEpoch),
+    eventEpoch: row.eventEpoch === null ? null : Number(row.eventEpoch),
+    bodyS3Key: row.bodyS3Key,
+    bodySize: row.bodySize === null ? null : Number(row.bodySize),
+    bodyChecksum: row.bodyChecksum,
+    bodyFormat: row.bodyFormat,
+    excerpt: row.excerpt,
+    tags: fromJson(storedStringListSchema, row.tags, "tags"),
+    aliases: fromJson(storedStringListSchema, row.aliases, "aliases"),
+    audience: fromJson(storedStringListSchema, row.audience, "audience"),
+    related: fromJson(storedStringListSchema, row.related, "related"),
+    seoKeywords: fromJson(storedStringListSchema, row.seoKeywords, "seoKeywords"),
+    seoTitle: row.seoTitle,
+    metaDescription: row.metaDescription,
+    ogTitle: row.ogTitle,
+    ogDescription: row.ogDescription,
+    ogImage: row.ogImage,
+    twitterCard: row.twitterCard,
+    schemaType: row.schemaType,
+    canonicalUrl: row.canonicalUrl,
+    noindex: toBool(row.noindex),
+    structuredData: fromJson(contentStructuredDataSchema.nullable(), row.structuredData, "structuredData"),
+    authorId: row.authorId,
+    lastEditedBy: row.lastEditedBy,
+    version: row.version,
+    viewCount: row.viewCount,
+    likeCount: row.likeCount,
+    shareCount: row.shareCount,
+    commentCount: row.commentCount,
+    featured: toBool(row.featured),
+    featuredOrder: row.featuredOrder,
+    featuredImage: row.featuredImage,
+    featuredImageAlt: row.featuredImageAlt,
+    workflowStatus: row.workflowStatus,
+    reviewerNotes: row.reviewerNotes,
+    templateId: row.templateId,
+    rolesRequired: fromJson(storedStringListSchema, row.rolesRequired, "rolesRequired"),
+  };
+}
+
+function applyFilter(eb: ExpressionBuilder<DB, "content">, filter: ContentListFilter) {
+  const conditions = [eb("publishedAt", "is not", null)];
+  const status = filter.status === undefined ? "published" : filter.status;
+  if (typeof status === "string") conditions.push(eb("status", "=", status));
+  else if (status !== null) conditions.push(eb("status", "in", [...status]));
+  if (filter.section !== undefined) conditions.push(eb("section", "=", filter.section));
+  if (filter.categoryId !== undefined) conditions.push(eb("categoryId", "=", filter.categoryId));
+  if (filter.categorySlug !== undefined) conditions.push(eb("categorySlug", "=", filter.categorySlug));
+  if (filter.categoryTier !== undefined) conditions.push(eb("categoryTier", "=", filter.categoryTier));
+  if (typeof filter.tier === "string") conditions.push(eb("tier", "=", filter.tier));
+  else if (filter.tier !== undefined) conditions.push(eb("tier", "in", [...filter.tier]));
+  if (filter.featured !== undefined) conditions.push(eb("featured", "=", filter.featured));
+  if (filter.tenant !== undefined) conditions.push(eb("tenant", "=", filter.tenant));
+  if (filter.isPublic !== undefined) conditions.push(eb("isPublic", "=", filter.isPublic));
+  return eb.and(conditions);
+}
+
+function isEmptyList(value: string | readonly string[] | null | undefined): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
+export function createContentRepo(db: Kysely<DB>) {
+  async function getById(id: string): Promise<Content | null> {
+    const row = await db.selectFrom("content").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  async function getBySlug(slug: string): Promise<Content | null> {
+    const row = await db.selectFrom("content").selectAll().where("slug", "=", slug).executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /** Published-ordered list (publishedAt desc, then id desc), keyset-paginated. */
+  async function list(filter: ContentListFilter = {}, page: PageOptions = {}): Promise<Page<Content>> {
+    const limit = clampLimit(page.limit);
+    const cursor = page.cursor ? decodeCursor(publishedCursorSchema, page.cursor) : null;
+    if (isEmptyList(filter.tier) || isEmptyList(filter.status)) return { items: [], nextCursor: null };
+    let query = db
+      .selectFrom("content")
+      .selectAll()
+      .where((eb) => applyFilter(eb, filter));
+    if (cursor) {
+      query = query.where((eb) =>
+        eb(eb.refTuple("publishedAt", "id"), "<", eb.tuple(cursor.publishedAt, cursor.id)),
+      );
+    }
+    const rows = await query
+      .orderBy("publishedAt", "desc")
+      .orderBy("id", "desc")
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, fromRow, (r) => ({ publishedAt: r.publishedAt ?? "", id: r.id }));
+  }
+
+  /** Lists ordered by updatedAt desc, then id desc (editor views), keyset-paginated. */
+  async function listByUpdated(
+    column: "status" | "authorId",
+    value: string,
+    page: PageOptions,
+  ): Promise<Page<Content>> {
+    const limit = clampLimit(page.limit);
+    const cursor = page.cursor ? decodeCursor(updatedCursorSchema, page.cursor) : null;
+    let query = db.selectFrom("content").selectAll().where(column, "=", value);
+    if (cursor) {
+      query = query.where((eb) =>
+        eb(eb.refTuple("updatedAt", "id"), "<", eb.tuple(cursor.updatedAt, cursor.id)),
+      );
+    }
+    const rows = await query
+      .orderBy("updatedAt", "desc")
+      .orderBy("id", "desc")
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, fromRow, (r) => ({ updatedAt: r.updatedAt, id: r.id }));
+  }
+
+  async function create(input: NewContent): Promise<Content> {
+    const createdAt = input.createdAt === undefined ? nowIso() : isoInput(input.createdAt, "createdAt");
+    const updatedAt = input.updatedAt === undefined ? createdAt : isoInput(input.updatedAt, "updatedAt");
+    const values = {
+      ...toColumns(input),
+      id: input.id ?? uuidv7(),
+      title: input.title,
+      slug: input.slug,
+      createdAt,
+      updatedAt,
+      createdEpoch: epochOf(createdAt),
+      updatedEpoch: epochOf(updatedAt),
+    };
+    try {
+      const row = await db.insertInto("content").values(values).returningAll().executeTakeFirstOrThrow();
+      return fromRow(row);
+    } catch (error) {
+      rethrowConstraintError(error, "content");
+    }
+  }
+
+  /**
+   * Applies `patch` if the stored version is still `expectedVersion`, bumping the version and
+   * updatedAt. A stale version → ConflictError (the stored row is untouched); no row → NotFoundError.
+   */
+  async function update(id: string, expectedVersion: number, patch: ContentPatch): Promise<Content> {
+    const updatedAt = nowIso();
+    const set = { ...toColumns(patch), updatedAt, updatedEpoch: epochOf(updatedAt) };
+    let row: ContentRow | undefined;
+    try {
+      row = await db
+        .updateTable("content")
+        .set(set)
+        .set((eb) => ({ version: eb("version", "+", 1) }))
+        .where("id", "=", id)
+        .where("version", "=", expectedVersion)
+        .returningAll()
+        .executeTakeFirst();
+    } catch (error) {
+      rethrowConstraintError(error, "content");
+    }
+    if (row) return fromRow(row);
+    const current = await db.selectFrom("content").select("version").where("id", "=", id).executeTakeFirst();
+    if (!current) throw new NotFoundError("content", id);
+    throw new ConflictError("content was changed by someone else; reload and try again", {
+      details: { id, expectedVersion, currentVersion: current.version },
+    });
+  }
+
+  /** Deletes the content (comments and content items cascade). True when a row was deleted. */
+  async function remove(id: string): Promise<boolean> {
+    const result = await db.deleteFrom("content").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Adds the given deltas to the counters atomically (never below zero). Does not touch version
+   * or updatedAt. Unknown counter names or non-integer deltas → BadInputError.
+   */
+  async function incrementCounters(
+    id: string,
+    deltas: Partial<Record<ContentCounter, number>>,
+  ): Promise<void> {
+    const parsed = counterDeltasSchema.safeParse(deltas);
+    if (!parsed.success) throw new BadInputError("counter deltas are not valid");
+    const entries = CONTENT_COUNTERS.flatMap((name) => {
+      const delta = parsed.data[name];
+      return delta ? [[name, delta] as const] : [];
+    });
+    if (entries.length === 0) return;
+    const result = await db
+      .updateTable("content")
+      .set(() => {
+        const set: Partial<Record<ContentCounter, RawBuilder<number>>> = {};
+        for (const [name, delta] of entries) {
+          const next = sql<number>`${sql.ref(name)} + ${delta}`;
+          set[name] = sql<number>`case when ${next} < 0 then 0 else ${next} end`;
+        }
+        return set;
+      })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError("content", id);
+  }
+
+  async function count(filter: { status?: string } = {}): Promise<number> {
+    let query = db.selectFrom("content").select((eb) => eb.fn.countAll<number>().as("n"));
+    if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  return {
+    getById,
+    getBySlug,
+    /** GET /api/content/{id or slug}: tries the id, then the slug. */
+    async getByIdOrSlug(key: string): Promise<Content | null> {
+      return (await getById(key)) ?? (await getBySlug(key));
+    },
+    async getManyByIds(ids: readonly string[]): Promise<Content[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("content")
+        .selectAll()
+        .where("id", "in", [...ids])
+        .execute();
+      return rows.map(fromRow);
+    },
+    list,
+    listBySection: (section: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>
+      list({ ...filter, section }, page),
+    listByCategoryTier: (categoryTier: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>
+      list({ ...filter, categoryTier }, page),
+    listByTier: (tier: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>
+      list({ ...filter, tier }, page),
+    /** listContentByStatusAndUpdatedAt: updatedAt desc, then id desc. */
+    listByStatus: (status: string, page: PageOptions = {}) => listByUpdated("status", status, page),
+    /** Content by one author: updatedAt desc, then id desc. */
+    listByAuthor: (authorId: string, page: PageOptions = {}) => listByUpdated("authorId", authorId, page),
+    create,
+    update,
+    delete: remove,
+    incrementCounters,
+    count,
+  };
+}
+
+export type ContentRepo = ReturnType<typeof createContentRepo>;

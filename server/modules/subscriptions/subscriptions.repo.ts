@@ -1,0 +1,201 @@
+/**
+ * User subscriptions (spec §3 UserSubscription): look-ups by user and by tenant + tier, and the
+ * active subscription of a user.
+ */
+import type { Kysely, Selectable, Updateable } from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import type { z } from "zod";
+import { CONTENT_TIER_LEVEL, parseTier } from "../../../core/tiers.ts";
+import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { fromJson, toJsonOrNull } from "../../db/json.ts";
+import type { DB, UserSubscriptionTable } from "../../db/schema.ts";
+import { isoInput, isoInputOrNull, nowIso } from "../../db/values.ts";
+import { ACTIVE_SUBSCRIPTION_STATUSES, subscriptionMetadataSchema } from "./subscriptions.schemas.ts";
+
+export type SubscriptionMetadata = z.output<typeof subscriptionMetadataSchema>;
+
+export interface UserSubscription {
+  id: string;
+  userId: string;
+  tier: string;
+  tenantId: string | null;
+  status: string;
+  source: string | null;
+  startedAt: string | null;
+  expiresAt: string | null;
+  canceledAt: string | null;
+  metadata: SubscriptionMetadata | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserSubscriptionFields {
+  userId: string;
+  tier: string;
+  tenantId: string | null;
+  status: string;
+  source: string | null;
+  startedAt: string | Date | null;
+  expiresAt: string | Date | null;
+  canceledAt: string | Date | null;
+  metadata: SubscriptionMetadata | null;
+}
+
+export type NewUserSubscription = Pick<UserSubscriptionFields, "userId" | "tier"> &
+  Partial<Omit<UserSubscriptionFields, "userId" | "tier">> & { id?: string; createdAt?: string | Date };
+
+export type UserSubscriptionPatch = Partial<Omit<UserSubscriptionFields, "userId">>;
+
+type Row = Selectable<UserSubscriptionTable>;
+
+const DATE_FIELDS = new Set(["startedAt", "expiresAt", "canceledAt"]);
+const FIELDS = [
+  "userId",
+  "tier",
+  "tenantId",
+  "status",
+  "source",
+  "startedAt",
+  "expiresAt",
+  "canceledAt",
+  "metadata",
+] as const satisfies readonly (keyof UserSubscriptionFields)[];
+
+function toColumns(fields: Partial<UserSubscriptionFields>): Updateable<UserSubscriptionTable> {
+  const out: Record<string, unknown> = {};
+  for (const key of FIELDS) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    if (key === "metadata")
+      out[key] = toJsonOrNull(subscriptionMetadataSchema, value as SubscriptionMetadata, key);
+    else if (DATE_FIELDS.has(key)) out[key] = isoInputOrNull(value as string | Date | null, key);
+    else out[key] = value;
+  }
+  return out as Updateable<UserSubscriptionTable>;
+}
+
+function fromRow(row: Row): UserSubscription {
+  return {
+    id: row.id,
+    userId: row.userId,
+    tier: row.tier,
+    tenantId: row.tenantId,
+    status: row.status,
+    source: row.source,
+    startedAt: row.startedAt,
+    expiresAt: row.expiresAt,
+    canceledAt: row.canceledAt,
+    metadata: fromJson(subscriptionMetadataSchema.nullable(), row.metadata, "metadata"),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Higher plan first (Enterprise/business > Pro > Basic > Free > unknown), then the newest start. */
+function byTierThenStart(a: UserSubscription, b: UserSubscription): number {
+  const rank = (s: UserSubscription) => {
+    const tier = parseTier(s.tier);
+    return tier === null ? -1 : CONTENT_TIER_LEVEL[tier];
+  };
+  const diff = rank(b) - rank(a);
+  if (diff !== 0) return diff;
+  return (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt);
+}
+
+export function createSubscriptionsRepo(db: Kysely<DB>) {
+  /** Subscriptions granting their tier at `at`: status active/trialing, not expired, not canceled by then. */
+  async function listActiveForUser(userId: string, at: Date = new Date()): Promise<UserSubscription[]> {
+    const now = at.toISOString();
+    const rows = await db
+      .selectFrom("user_subscription")
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
+      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", now)]))
+      .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", now)]))
+      .execute();
+    return rows.map(fromRow).sort(byTierThenStart);
+  }
+
+  return {
+    async getById(id: string): Promise<UserSubscription | null> {
+      const row = await db
+        .selectFrom("user_subscription")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row ? fromRow(row) : null;
+    },
+
+    /** listUserSubscriptionByUserId: newest first. */
+    async listByUserId(userId: string): Promise<UserSubscription[]> {
+      const rows = await db
+        .selectFrom("user_subscription")
+        .selectAll()
+        .where("userId", "=", userId)
+        .orderBy("createdAt", "desc")
+        .orderBy("id", "desc")
+        .execute();
+      return rows.map(fromRow);
+    },
+
+    /** listUserSubscriptionByTenantIdAndTier: newest first; `tier` omitted → every tier. */
+    async listByTenant(tenantId: string, tier?: string): Promise<UserSubscription[]> {
+      let query = db.selectFrom("user_subscription").selectAll().where("tenantId", "=", tenantId);
+      if (tier !== undefined) query = query.where("tier", "=", tier);
+      const rows = await query.orderBy("createdAt", "desc").orderBy("id", "desc").execute();
+      return rows.map(fromRow);
+    },
+
+    listActiveForUser,
+
+    /** The subscription that decides the user's tier now: the highest active one, or null. */
+    async getActiveForUser(userId: string, at: Date = new Date()): Promise<UserSubscription | null> {
+      return (await listActiveForUser(userId, at))[0] ?? null;
+    },
+
+    async create(input: NewUserSubscription): Promise<UserSubscription> {
+      const createdAt = input.createdAt === undefined ? nowIso() : isoInput(input.createdAt, "createdAt");
+      try {
+        const row = await db
+          .insertInto("user_subscription")
+          .values({
+            ...toColumns(input),
+            id: input.id ?? uuidv7(),
+            userId: input.userId,
+            tier: input.tier,
+            createdAt,
+            updatedAt: createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return fromRow(row);
+      } catch (error) {
+        rethrowConstraintError(error, "subscription");
+      }
+    },
+
+    async update(id: string, patch: UserSubscriptionPatch): Promise<UserSubscription> {
+      let row: Row | undefined;
+      try {
+        row = await db
+          .updateTable("user_subscription")
+          .set({ ...toColumns(patch), updatedAt: nowIso() })
+          .where("id", "=", id)
+          .returningAll()
+          .executeTakeFirst();
+      } catch (error) {
+        rethrowConstraintError(error, "subscription");
+      }
+      if (!row) throw new NotFoundError("subscription", id);
+      return fromRow(row);
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const result = await db.deleteFrom("user_subscription").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type SubscriptionsRepo = ReturnType<typeof createSubscriptionsRepo>;
