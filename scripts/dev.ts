@@ -20,7 +20,7 @@ const app = createHttpApp({
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   mode: "development",
 });
-const listener = getRequestListener(app.fetch);
+const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
 httpServer.on("request", (req, res) => {
   vite.middlewares(req, res, () => listener(req, res));
 });

@@ -37,6 +37,8 @@ export async function startServer(env: Env, options: RuntimeOptions & { buildDir
   });
   const server = serve({
     fetch: app.fetch,
+    // Keep the platform's Request/Response: libraries (Shiki's WASM loader) rely on them.
+    overrideGlobalObjects: false,
     port: env.PORT,
     hostname: env.HOST,
     serverOptions: { maxHeaderSize: 16 * 1024, requestTimeout: 30_000 },

@@ -164,6 +164,8 @@ export type ContentPatch = Partial<ContentFields>;
 
 export interface ContentListFilter {
   section?: string;
+  /** Content type (article, course, video, markdown, category, collection). */
+  type?: string;
   categoryId?: string;
   categorySlug?: string;
   categoryTier?: string;
@@ -329,6 +331,7 @@ function applyFilter(eb: ExpressionBuilder<DB, "content">, filter: ContentListFi
   if (typeof status === "string") conditions.push(eb("status", "=", status));
   else if (status !== null) conditions.push(eb("status", "in", [...status]));
   if (filter.section !== undefined) conditions.push(eb("section", "=", filter.section));
+  if (filter.type !== undefined) conditions.push(eb("type", "=", filter.type));
   if (filter.categoryId !== undefined) conditions.push(eb("categoryId", "=", filter.categoryId));
   if (filter.categorySlug !== undefined) conditions.push(eb("categorySlug", "=", filter.categorySlug));
   if (filter.categoryTier !== undefined) conditions.push(eb("categoryTier", "=", filter.categoryTier));

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: start the production build on a temporary data folder (demo data seeded),
+ * then drive autocannon at each target for a fixed duration, next to a bare `node:http`
+ * baseline that serves the same response bytes. Prints a table and JSON. Loopback only.
+ *
+ * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 50).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const root = path.resolve(import.meta.dirname, "..");
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const port = Number(process.env.BENCH_PORT ?? 3299);
+const base = `http://127.0.0.1:${port}`;
+
+if (!existsSync(path.join(root, "build", "server", "index.js"))) {
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-bench-"));
+const started = performance.now();
+const server = spawn(process.execPath, ["server/main.ts"], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production" },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+
+async function waitHealthy(): Promise<number> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) return performance.now() - started;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("server did not become healthy in 30 s");
+}
+
+interface Row {
+  target: string;
+  path: string;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  baselineRequestsPerSec?: number;
+  ratioToBaseline?: number;
+}
+
+async function run(url: string): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration, pipelining: 1 });
+}
+
+/** A bare node:http server answering every request with the given bytes. */
+async function baseline(body: Buffer, contentType: string): Promise<{ url: string; close(): Promise<void> }> {
+  const s = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": contentType, "content-length": body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+  const addr = s.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${addr.port}/`, close: () => new Promise((r) => s.close(() => r())) };
+}
+
+try {
+  const coldStartMs = await waitHealthy();
+  const list = (await (await fetch(`${base}/api/content?limit=50`)).json()) as {
+    items: Array<{ slug: string; tier: string }>;
+  };
+  const free = list.items.find((i) => i.tier === "Free");
+  if (!free) throw new Error("no Free item in the demo data");
+  const targets = [
+    { target: "home page (anonymous)", path: "/" },
+    { target: "content page (anonymous)", path: `/content/${free.slug}` },
+    { target: "GET /api/content?limit=15", path: "/api/content?limit=15" },
+    { target: "GET /api/content/{slug}", path: `/api/content/${free.slug}` },
+  ];
+  const rows: Row[] = [];
+  for (const t of targets) {
+    // warm-up
+    await autocannon({ url: base + t.path, connections: 10, duration: 2 });
+    const r = await run(base + t.path);
+    const sample = await fetch(base + t.path);
+    const bytes = Buffer.from(await sample.arrayBuffer());
+    const b = await baseline(bytes, sample.headers.get("content-type") ?? "text/plain");
+    await autocannon({ url: b.url, connections: 10, duration: 1 });
+    const rb = await run(b.url);
+    await b.close();
+    rows.push({
+      target: t.target,
+      path: t.path,
+      requestsPerSec: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      baselineRequestsPerSec: Math.round(rb.requests.average),
+      ratioToBaseline: Math.round((r.requests.average / rb.requests.average) * 1000) / 1000,
+    });
+  }
+  const rssMb = Number(
+    spawnSync("ps", ["-o", "rss=", "-p", String(server.pid)], { encoding: "utf8" }).stdout.trim() || 0,
+  );
+  console.log(`\nCold start to healthy: ${Math.round(coldStartMs)} ms; server RSS after load: ${Math.round(rssMb / 1024)} MB`);
+  console.log(`${connections} connections, ${duration} s per target\n`);
+  console.table(
+    rows.map((r) => ({
+      target: r.target,
+      "req/s": r.requestsPerSec,
+      "p50 ms": r.p50Ms,
+      "p99 ms": r.p99Ms,
+      "baseline req/s": r.baselineRequestsPerSec,
+      "ratio": r.ratioToBaseline,
+      errors: r.errors + r.non2xx,
+    })),
+  );
+  console.log(JSON.stringify({ coldStartMs: Math.round(coldStartMs), rssMb: Math.round(rssMb / 1024), connections, duration, rows }, null, 2));
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((r) => server.once("exit", r));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,200 @@
+/**
+ * Demo data: groups, the demo organisation and accounts (tier and roles from real rows),
+ * categories and the content catalog with bodies in object storage. Idempotent (rows that
+ * exist are kept) and reproducible (the same catalog, dates and texts every time).
+ */
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { v7 as uuidv7 } from "uuid";
+import { GROUP_PRECEDENCE } from "../../../core/index.ts";
+import { buildCategory, buildContent, buildSubscription } from "../../../tests/factories/index.ts";
+import type { Auth } from "../../auth/auth.ts";
+import { createContentRepo } from "../../modules/content/content.repo.ts";
+import { createContentCategoryRepo } from "../../modules/content/content-category.repo.ts";
+import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptions.repo.ts";
+import { createUsersRepo } from "../../modules/users/users.repo.ts";
+import type { ObjectStore } from "../../storage/object-store.ts";
+import type { DB } from "../schema.ts";
+import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
+import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
+
+export interface SeedDeps {
+  db: Kysely<DB>;
+  auth: Auth;
+  storage: ObjectStore;
+  logger: Logger;
+}
+
+export interface SeedSummary {
+  users: number;
+  categories: number;
+  content: number;
+}
+
+/** True when nothing has been seeded or created yet (no users and no content). */
+export async function isDatabaseEmpty(db: Kysely<DB>): Promise<boolean> {
+  const users = await db.selectFrom("user").select("id").limit(1).executeTakeFirst();
+  const content = await db.selectFrom("content").select("id").limit(1).executeTakeFirst();
+  return !users && !content;
+}
+
+const EXTRA_GROUPS = [
+  { name: "ContentManager", precedence: 10, description: "Content managers: create, edit, publish and moderate." },
+  { name: "Business", precedence: 11, description: "Business accounts: shows the Business Hub." },
+  { name: `org-${DEMO_ORGANIZATION.slug}`, precedence: 20, description: `Members of ${DEMO_ORGANIZATION.name}.` },
+  {
+    name: `org-${DEMO_ORGANIZATION.slug}-admin`,
+    precedence: 21,
+    description: `Administrators of ${DEMO_ORGANIZATION.name}.`,
+  },
+];
+
+/** schema.org VideoObject with chapters as Clips, so the page and search engines read the same data. */
+function videoStructuredData(item: DemoContent) {
+  if (!item.video) return null;
+  const s = item.video.durationS;
+  return {
+    "@context": "https://schema.org",
+    "@type": "VideoObject",
+    name: item.title,
+    description: item.excerpt,
+    uploadDate: item.publishedAt,
+    duration: `PT${Math.floor(s / 60)}M${s % 60}S`,
+    hasPart: item.video.chapters.map((c, i) => ({
+      "@type": "Clip",
+      name: c.title,
+      startOffset: c.atS,
+      endOffset: item.video!.chapters[i + 1]?.atS ?? s,
+    })),
+  };
+}
+
+export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
+  const { db, auth, storage, logger } = deps;
+  const users = createUsersRepo(db);
+  const subscriptions = createSubscriptionsRepo(db);
+  const categories = createContentCategoryRepo(db);
+  const content = createContentRepo(db);
+
+  await users.ensureGroups([
+    ...Object.entries(GROUP_PRECEDENCE).map(([name, precedence]) => ({ name, precedence })),
+    ...EXTRA_GROUPS,
+  ]);
+
+  let org = await db.selectFrom("organization").selectAll().where("slug", "=", DEMO_ORGANIZATION.slug).executeTakeFirst();
+  if (!org) {
+    await db
+      .insertInto("organization")
+      .values({
+        id: uuidv7(),
+        slug: DEMO_ORGANIZATION.slug,
+        name: DEMO_ORGANIZATION.name,
+        logo: null,
+        metadata: null,
+        createdAt: new Date("2026-01-05T09:00:00.000Z").toISOString(),
+      })
+      .execute();
+    org = await db.selectFrom("organization").selectAll().where("slug", "=", DEMO_ORGANIZATION.slug).executeTakeFirstOrThrow();
+  }
+
+  const userIds = new Map<string, string>();
+  for (const account of DEMO_ACCOUNTS) {
+    let user = await users.getByEmail(account.email);
+    if (!user) {
+      await auth.api.signUpEmail({
+        body: { email: account.email, password: DEMO_PASSWORD, name: account.name, username: account.username },
+      });
+      user = await users.getByEmail(account.email);
+      if (!user) throw new Error(`demo account ${account.email} was not created`);
+      const author = DEMO_AUTHORS.find((a) => a.username === account.username);
+      user = await users.update(user.id, {
+        emailVerified: true,
+        accountType: account.accountType,
+        displayName: author?.displayName ?? account.name,
+        isActive: true,
+      });
+      await users.addAll(user.id, account.groups);
+      await subscriptions.create(
+        buildSubscription(user.id, {
+          tier: account.subscriptionTier,
+          source: "demo",
+          tenantId: account.accountType === "business" ? org.id : null,
+          metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
+        }),
+      );
+    }
+    userIds.set(account.username, user.id);
+  }
+
+  const categoryIds = new Map<string, { id: string; defaultTier: string | null }>();
+  for (const c of DEMO_CATEGORIES) {
+    const existing = await categories.getBySlug(c.slug);
+    const row =
+      existing ??
+      (await categories.create(
+        buildCategory({
+          slug: c.slug,
+          label: c.label,
+          description: c.description,
+          defaultTier: c.defaultTier,
+          icon: c.icon,
+          s3Prefix: c.s3Prefix,
+          isActive: c.isActive,
+        }),
+      ));
+    categoryIds.set(c.slug, { id: row.id, defaultTier: row.defaultTier });
+  }
+
+  let created = 0;
+  for (const item of DEMO_CONTENT) {
+    if (await content.getBySlug(item.slug)) continue;
+    const body = await loadDemoBody(item.slug);
+    const category = categoryIds.get(item.categorySlug);
+    const built = buildContent(
+      {
+        slug: item.slug,
+        title: item.title,
+        type: item.type,
+        templateId: item.templateId ?? null,
+        status: "published",
+        workflowStatus: "published",
+        section: item.section,
+        category: DEMO_CATEGORIES.find((c) => c.slug === item.categorySlug)?.label ?? null,
+        categoryId: category?.id ?? null,
+        categorySlug: item.categorySlug,
+        categoryTier: category?.defaultTier ?? null,
+        tier: item.tier,
+        rolesRequired: item.rolesRequired ?? [],
+        isPublic: item.tier === "Free" && !item.rolesRequired?.length,
+        excerpt: item.excerpt,
+        tags: item.tags,
+        audience: item.audience ?? [],
+        seoKeywords: item.seoKeywords ?? [],
+        related: item.lessons ?? item.related ?? [],
+        seoTitle: item.seoTitle ?? null,
+        metaDescription: item.metaDescription,
+        twitterCard: "summary",
+        schemaType: item.type === "video" ? "VideoObject" : item.type === "course" ? "Course" : "Article",
+        structuredData: videoStructuredData(item),
+        authorId: userIds.get(item.author) ?? null,
+        lastEditedBy: userIds.get(item.author) ?? null,
+        featured: item.featured ?? false,
+        featuredOrder: item.featuredOrder ?? null,
+        publishedAt: item.publishedAt,
+        createdAt: item.publishedAt,
+        updatedAt: item.publishedAt,
+      },
+      body,
+    );
+    await storage.put(built.row.bodyS3Key!, built.body, {
+      contentType: "text/markdown; charset=utf-8",
+      metadata: { checksum: built.row.bodyChecksum ?? "" },
+    });
+    await content.create(built.row);
+    created++;
+  }
+
+  const summary = { users: userIds.size, categories: categoryIds.size, content: created };
+  logger.info(summary, "demo data seeded");
+  return summary;
+}

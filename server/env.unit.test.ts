@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.ts";
+
+describe("parseEnv", () => {
+  it("applies the runtime contract's defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, HOST: "127.0.0.1", DATA_DIR: "./data", SEED_DEMO: "1", TRUST_PROXY: "0" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.AUTH_SECRET).toBeUndefined();
+  });
+
+  it("treats empty values as unset", () => {
+    expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ["PORT", "http", /^Invalid configuration: PORT="http" — expected a port number/],
+    ["PORT", "70000", /^Invalid configuration: PORT="70000" — expected a port number between 0 and 65535$/],
+    ["DATABASE_URL", "mysql://x", /^Invalid configuration: DATABASE_URL="mysql:\/\/x" — expected postgres:\/\//],
+    ["STORAGE_URL", "ftp://bucket", /^Invalid configuration: STORAGE_URL="ftp:\/\/bucket" — expected s3:\/\//],
+    ["SMTP_URL", "mail.example.com", /^Invalid configuration: SMTP_URL=.* — expected smtp:\/\//],
+    ["AUTH_SECRET", "short", /^Invalid configuration: AUTH_SECRET="short" — expected at least 32 characters$/],
+    ["SEED_DEMO", "yes", /^Invalid configuration: SEED_DEMO="yes" — expected 0 or 1$/],
+    ["PUBLIC_URL", "hub.example.com", /^Invalid configuration: PUBLIC_URL=.* — expected an absolute URL/],
+    ["LOG_LEVEL", "loud", /^Invalid configuration: LOG_LEVEL="loud" — expected one of/],
+  ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
+    let error: unknown;
+    try {
+      parseEnv({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+
+  it("accepts PostgreSQL, S3 and SMTP URLs", () => {
+    const env = parseEnv({
+      DATABASE_URL: "postgres://app@db:5432/lumen",
+      STORAGE_URL: "s3://bucket?endpoint=http://127.0.0.1:4569&region=us-east-2",
+      SMTP_URL: "smtp://mail:25",
+    });
+    expect(env.DATABASE_URL).toBe("postgres://app@db:5432/lumen");
+  });
+});

@@ -1,0 +1,256 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import {
+  type AccessContext,
+  canAccessContent,
+  parseTier,
+  requiredTierForContent,
+  type Tier,
+  toAccessContext,
+} from "../../../core/index.ts";
+import type { DB } from "../../db/schema.ts";
+import type {
+  Actor,
+  CategoryInfo,
+  ContentAccess,
+  ContentList,
+  ContentPage,
+  ContentService,
+  ContentSummary,
+  ContentType,
+  ListContentQuery,
+} from "../../services.ts";
+import type { ObjectStore } from "../../storage/object-store.ts";
+import { createContentRepo, type Content } from "./content.repo.ts";
+import { createContentCategoryRepo } from "./content-category.repo.ts";
+import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
+import { SECTIONS } from "./sections.ts";
+
+const TEMPLATES: readonly ContentType[] = ["article", "course", "video", "markdown", "category", "collection"];
+const RENDER_CACHE_LIMIT = 500;
+const WORDS_PER_MINUTE = 220;
+/** Average characters per word in English prose with markdown, for reading time from body size. */
+const CHARS_PER_WORD = 6.2;
+
+export interface ContentServiceDeps {
+  db: Kysely<DB>;
+  storage: ObjectStore;
+  logger: Logger;
+}
+
+function asTemplate(value: string | null | undefined): ContentType | null {
+  return value && (TEMPLATES as readonly string[]).includes(value) ? (value as ContentType) : null;
+}
+
+/** Spec §2: template by templateId, else contentType, else markdown. */
+export function chooseTemplate(item: Pick<Content, "templateId" | "type">): ContentType {
+  return asTemplate(item.templateId) ?? asTemplate(item.type) ?? "markdown";
+}
+
+function accessFor(item: Content, access: AccessContext): ContentAccess {
+  const fields = { minTier: item.tier, rolesRequired: item.rolesRequired };
+  if (canAccessContent(fields, { tier: access.tier, roles: access.roles })) return { kind: "granted" };
+  const requiredTier = requiredTierForContent(fields);
+  const tierOk = canAccessContent({ minTier: item.tier }, { tier: access.tier, roles: access.roles });
+  if (!access.isAuthenticated) return { kind: "signin", requiredTier };
+  if (!tierOk) return { kind: "tier", requiredTier };
+  return { kind: "role", rolesRequired: item.rolesRequired };
+}
+
+interface VideoData {
+  durationS: number;
+  chapters: Array<{ atS: number; title: string }>;
+}
+
+/** Reads chapters from schema.org VideoObject JSON-LD (duration "PT#M#S", hasPart Clips with startOffset). */
+function videoFrom(item: Content): VideoData | null {
+  const data = Array.isArray(item.structuredData) ? item.structuredData[0] : item.structuredData;
+  if (!data || data["@type"] !== "VideoObject") return null;
+  const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(String(data.duration ?? ""));
+  const durationS = m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : 0;
+  const parts = Array.isArray(data.hasPart) ? data.hasPart : [];
+  const chapters = parts
+    .filter((p): p is { name: string; startOffset: number } => typeof p === "object" && p !== null && "name" in p)
+    .map((p) => ({ atS: Number(p.startOffset) || 0, title: String(p.name) }));
+  return { durationS, chapters };
+}
+
+export function createContentService(deps: ContentServiceDeps) {
+  const repo = createContentRepo(deps.db);
+  const categories = createContentCategoryRepo(deps.db);
+  const renderCache = new Map<string, RenderedMarkdown>();
+  const authorNames = new Map<string, string | null>();
+
+  async function authorName(authorId: string | null): Promise<string | null> {
+    if (!authorId) return null;
+    if (authorNames.has(authorId)) return authorNames.get(authorId) ?? null;
+    const row = await deps.db
+      .selectFrom("user")
+      .select(["displayName", "name"])
+      .where("id", "=", authorId)
+      .executeTakeFirst();
+    const name = row ? (row.displayName ?? row.name) : null;
+    if (authorNames.size > 1000) authorNames.clear();
+    authorNames.set(authorId, name);
+    return name;
+  }
+
+  let categoryLabels: Map<string, string> | null = null;
+  async function categoryLabel(slug: string | null): Promise<string | null> {
+    if (!slug) return null;
+    if (!categoryLabels || !categoryLabels.has(slug)) {
+      categoryLabels = new Map((await categories.list({ includeInactive: true })).map((c) => [c.slug, c.label]));
+    }
+    return categoryLabels.get(slug) ?? null;
+  }
+
+  async function summarize(item: Content, access: AccessContext): Promise<ContentSummary> {
+    const tier: Tier = parseTier(item.tier) ?? "Enterprise";
+    return {
+      id: item.id,
+      slug: item.slug,
+      title: item.title,
+      type: asTemplate(item.type) ?? "markdown",
+      templateId: item.templateId,
+      section: item.section,
+      categorySlug: item.categorySlug,
+      categoryLabel: await categoryLabel(item.categorySlug),
+      tier,
+      rolesRequired: item.rolesRequired,
+      excerpt: item.excerpt,
+      tags: item.tags,
+      authorName: await authorName(item.authorId),
+      publishedAt: item.publishedAt,
+      updatedAt: item.updatedAt,
+      featured: item.featured,
+      featuredImage: item.featuredImage,
+      featuredImageAlt: item.featuredImageAlt,
+      readingMinutes: item.bodySize
+        ? Math.max(1, Math.round(item.bodySize / CHARS_PER_WORD / WORDS_PER_MINUTE))
+        : null,
+      locked: accessFor(item, access).kind !== "granted",
+    };
+  }
+
+  async function renderBody(item: Content): Promise<RenderedMarkdown | null> {
+    if (!item.bodyS3Key) return null;
+    const cacheKey = item.bodyChecksum ?? `${item.id}:${item.version}`;
+    const cached = renderCache.get(cacheKey);
+    if (cached) return cached;
+    const object = await deps.storage.get(item.bodyS3Key);
+    if (!object) {
+      deps.logger.warn({ contentId: item.id, key: item.bodyS3Key }, "content body object missing");
+      return null;
+    }
+    const rendered = await renderMarkdown(new TextDecoder().decode(object.body));
+    if (renderCache.size >= RENDER_CACHE_LIMIT) renderCache.delete(renderCache.keys().next().value!);
+    renderCache.set(cacheKey, rendered);
+    return rendered;
+  }
+
+  const isReadable = (item: Content | null): item is Content => item !== null && item.status === "published";
+
+  const service: ContentService & { counts(): Promise<{ content: number; categories: number; users: number }> } = {
+    sections: () => [...SECTIONS],
+
+    async categories(): Promise<CategoryInfo[]> {
+      const [list, counts] = await Promise.all([
+        categories.list(),
+        deps.db
+          .selectFrom("content")
+          .select(["categorySlug", deps.db.fn.countAll<number>().as("n")])
+          .where("status", "=", "published")
+          .groupBy("categorySlug")
+          .execute(),
+      ]);
+      const bySlug = new Map(counts.map((c) => [c.categorySlug, Number(c.n)]));
+      const sectionOf = new Map(
+        (
+          await deps.db
+            .selectFrom("content")
+            .select(["categorySlug", "section"])
+            .where("status", "=", "published")
+            .groupBy(["categorySlug", "section"])
+            .execute()
+        ).map((r) => [r.categorySlug, r.section]),
+      );
+      return list.map((c) => ({
+        id: c.id,
+        slug: c.slug,
+        label: c.label,
+        description: c.description,
+        defaultTier: parseTier(c.defaultTier) ?? "Free",
+        icon: c.icon,
+        section: sectionOf.get(c.slug) ?? null,
+        itemCount: bySlug.get(c.slug) ?? 0,
+      }));
+    },
+
+    async list(actor: Actor, query: ListContentQuery): Promise<ContentList> {
+      const access = toAccessContext(actor);
+      const page = await repo.list(
+        {
+          section: query.section,
+          type: query.type,
+          categorySlug: query.category,
+          tier: query.tier,
+          featured: query.featured,
+        },
+        { limit: query.limit, cursor: query.cursor ?? undefined },
+      );
+      let items = page.items;
+      if (query.featured) items = [...items].sort((a, b) => (a.featuredOrder ?? 999) - (b.featuredOrder ?? 999));
+      return { items: await Promise.all(items.map((i) => summarize(i, access))), nextCursor: page.nextCursor };
+    },
+
+    async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
+      const item = await repo.getByIdOrSlug(idOrSlug);
+      return isReadable(item) ? summarize(item, toAccessContext(actor)) : null;
+    },
+
+    async getPage(actor: Actor, slug: string): Promise<ContentPage | null> {
+      const item = await repo.getBySlug(slug);
+      if (!isReadable(item)) return null;
+      const access = toAccessContext(actor);
+      const gate = accessFor(item, access);
+      const rendered = gate.kind === "granted" ? await renderBody(item) : null;
+      const relatedItems = item.related.length
+        ? (
+            await Promise.all(item.related.map((s) => repo.getBySlug(s)))
+          ).filter(isReadable)
+        : [];
+      const summary = await summarize(item, access);
+      return {
+        item: summary,
+        seo: {
+          title: item.seoTitle ?? item.title,
+          description: item.metaDescription ?? item.excerpt,
+          canonicalUrl: item.canonicalUrl,
+          ogTitle: item.ogTitle,
+          ogDescription: item.ogDescription,
+          ogImage: item.ogImage ?? item.featuredImage,
+          twitterCard: item.twitterCard,
+          noindex: item.noindex,
+          keywords: item.seoKeywords,
+          structuredData: item.structuredData,
+        },
+        template: chooseTemplate(item),
+        access: gate,
+        html: rendered?.html ?? null,
+        toc: rendered?.toc ?? [],
+        children: await Promise.all(relatedItems.map((r) => summarize(r, access))),
+        video: videoFrom(item),
+      };
+    },
+
+    async counts() {
+      const [content, cats, users] = await Promise.all([
+        repo.count(),
+        deps.db.selectFrom("content_category").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
+        deps.db.selectFrom("user").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
+      ]);
+      return { content: Number(content), categories: Number(cats?.n ?? 0), users: Number(users?.n ?? 0) };
+    },
+  };
+  return service;
+}

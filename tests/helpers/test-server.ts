@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { parseEnv } from "../../server/env.ts";
+import { type RunningServer, startServer } from "../../server/server.ts";
+
+export type DialectName = "sqlite" | "postgres";
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+export interface TestServer extends RunningServer {
+  dialect: DialectName;
+  dataDir: string;
+}
+
+/** A fresh PostgreSQL database on the TEST_DATABASE_URL server; returns its URL and a drop function. */
+export async function createTestPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `lumen_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** The production build served on a random port with a fresh data folder and database, demo data seeded. */
+export async function startTestServer(dialect: DialectName, extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-int-"));
+  const database = dialect === "postgres" ? await createTestPostgresDatabase() : null;
+  const env = parseEnv({
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url ?? "",
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "1",
+    ...extraEnv,
+  });
+  const running = await startServer(env);
+  return {
+    ...running,
+    dialect,
+    dataDir,
+    close: async () => {
+      await running.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sign in through the real auth endpoint; returns the Cookie header to send. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed for ${email}: ${res.status} ${await res.text()}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (cookies.length === 0) throw new Error(`sign-in for ${email} set no cookie`);
+  return cookies.join("; ");
+}
