@@ -38,7 +38,10 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop(
 }
 
 /** The production build served on a random port with a fresh data folder and database, demo data seeded. */
-export async function startTestServer(dialect: DialectName, extraEnv: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: DialectName,
+  extraEnv: Record<string, string> = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-int-"));
   const database = dialect === "postgres" ? await createTestPostgresDatabase() : null;
   const env = parseEnv({

@@ -8,8 +8,27 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
-type Persona = "visitor" | "free" | "basic" | "pro" | "enterprise" | "business" | "manager" | "admin" | "owner";
-const PERSONAS: Persona[] = ["visitor", "free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner"];
+type Persona =
+  | "visitor"
+  | "free"
+  | "basic"
+  | "pro"
+  | "enterprise"
+  | "business"
+  | "manager"
+  | "admin"
+  | "owner";
+const PERSONAS: Persona[] = [
+  "visitor",
+  "free",
+  "basic",
+  "pro",
+  "enterprise",
+  "business",
+  "manager",
+  "admin",
+  "owner",
+];
 type Outcome = 200 | 302 | 403 | 404;
 
 const freeArticle = DEMO_CONTENT.find((c) => c.tier === "Free" && c.type === "article")!;
@@ -20,10 +39,9 @@ const everyone = (code: Outcome): Record<Persona, Outcome> =>
   Object.fromEntries(PERSONAS.map((p) => [p, code])) as Record<Persona, Outcome>;
 /** Signed-in users listed get 200, other signed-in users 403, visitors are sent to sign-in. */
 const only = (...allowed: Persona[]): Record<Persona, Outcome> =>
-  Object.fromEntries(PERSONAS.map((p) => [p, p === "visitor" ? 302 : allowed.includes(p) ? 200 : 403])) as Record<
-    Persona,
-    Outcome
-  >;
+  Object.fromEntries(
+    PERSONAS.map((p) => [p, p === "visitor" ? 302 : allowed.includes(p) ? 200 : 403]),
+  ) as Record<Persona, Outcome>;
 const SIGNED_IN: Persona[] = ["free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner"];
 // The business demo account administers its organisation (org-acme-admin), which the spec maps to Admin.
 const MANAGERS: Persona[] = ["business", "manager", "admin", "owner"];
@@ -119,7 +137,9 @@ describe.each(DIALECTS)("route access over HTTP (%s)", (dialect) => {
   it("remembers the query string in the sign-in redirect", async () => {
     const res = await get("/dashboard/reports?range=30d", "visitor");
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(`/auth/signin?redirect=${encodeURIComponent("/dashboard/reports?range=30d")}`);
+    expect(res.headers.get("location")).toBe(
+      `/auth/signin?redirect=${encodeURIComponent("/dashboard/reports?range=30d")}`,
+    );
   });
 
   it("guards client-side data requests the same way as documents", async () => {

@@ -1,0 +1,52 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
+
+/**
+ * Every test fails on an unexpected console.error or uncaught page error in the browser.
+ */
+export const test = base.extend<{ consoleErrors: string[]; expectedDocumentStatus: number | null }>({
+  /** A test that loads a page answered with this status expects the browser's one log line about it. */
+  expectedDocumentStatus: [null, { option: true }],
+  consoleErrors: [
+    async ({ page, expectedDocumentStatus }, use) => {
+      const errors: string[] = [];
+      const expected = expectedDocumentStatus
+        ? `Failed to load resource: the server responded with a status of ${expectedDocumentStatus}`
+        : null;
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        if (expected && msg.text().startsWith(expected) && msg.location().url === page.url()) return;
+        errors.push(`${msg.text()} (${msg.location().url})`);
+      });
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      await use(errors);
+      expect(errors, "unexpected console errors in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export async function signIn(page: Page, email: string, redirect = "/"): Promise<void> {
+  await page.goto(`/auth/signin?redirect=${encodeURIComponent(redirect)}`);
+  await page.getByLabel("E-mail, username or phone").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === redirect.split("?")[0]),
+    page.getByRole("button", { name: /^sign in$/i }).click(),
+  ]);
+}
+
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/e2e/screens/${name}.png`, fullPage: false });
+}
