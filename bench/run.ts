@@ -28,7 +28,14 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-bench-"));
 const started = performance.now();
 const server = spawn(process.execPath, ["server/main.ts"], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production" },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+  },
   stdio: ["ignore", "ignore", "inherit"],
 });
 
@@ -111,7 +118,9 @@ try {
   const rssMb = Number(
     spawnSync("ps", ["-o", "rss=", "-p", String(server.pid)], { encoding: "utf8" }).stdout.trim() || 0,
   );
-  console.log(`\nCold start to healthy: ${Math.round(coldStartMs)} ms; server RSS after load: ${Math.round(rssMb / 1024)} MB`);
+  console.log(
+    `\nCold start to healthy: ${Math.round(coldStartMs)} ms; server RSS after load: ${Math.round(rssMb / 1024)} MB`,
+  );
   console.log(`${connections} connections, ${duration} s per target\n`);
   console.table(
     rows.map((r) => ({
@@ -120,11 +129,17 @@ try {
       "p50 ms": r.p50Ms,
       "p99 ms": r.p99Ms,
       "baseline req/s": r.baselineRequestsPerSec,
-      "ratio": r.ratioToBaseline,
+      ratio: r.ratioToBaseline,
       errors: r.errors + r.non2xx,
     })),
   );
-  console.log(JSON.stringify({ coldStartMs: Math.round(coldStartMs), rssMb: Math.round(rssMb / 1024), connections, duration, rows }, null, 2));
+  console.log(
+    JSON.stringify(
+      { coldStartMs: Math.round(coldStartMs), rssMb: Math.round(rssMb / 1024), connections, duration, rows },
+      null,
+      2,
+    ),
+  );
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));

@@ -1,6 +1,7 @@
 /** `npm run db:seed`: migrate, then add the demo data (idempotent: existing rows are kept). */
-import { loadEnv } from "../server/env.ts";
+
 import { seedDemo } from "../server/db/seed/seed.ts";
+import { loadEnv } from "../server/env.ts";
 import { createRuntime } from "../server/runtime.ts";
 
 const env = loadEnv();

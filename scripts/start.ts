@@ -20,7 +20,9 @@ function newestMtime(dir: string): number {
 }
 
 const sourcesMtime = Math.max(
-  ...["app", "core", "public"].filter((d) => existsSync(path.join(root, d))).map((d) => newestMtime(path.join(root, d))),
+  ...["app", "core", "public"]
+    .filter((d) => existsSync(path.join(root, d)))
+    .map((d) => newestMtime(path.join(root, d))),
 );
 if (!existsSync(buildEntry) || statSync(buildEntry).mtimeMs < sourcesMtime) {
   process.stdout.write("Building the production bundle…\n");

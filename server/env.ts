@@ -29,7 +29,9 @@ const EnvSchema = z.object({
     .optional(),
   SMTP_URL: z
     .string()
-    .refine((v) => v === "" || /^smtps?:\/\/.+/.test(v), { message: "expected smtp://host:port or smtps://…" })
+    .refine((v) => v === "" || /^smtps?:\/\/.+/.test(v), {
+      message: "expected smtp://host:port or smtps://…",
+    })
     .optional(),
   AUTH_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
   PUBLIC_URL: z.url({ message: "expected an absolute URL such as https://hub.example.com" }).optional(),
@@ -59,7 +61,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? "configuration");
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? "")} — ${issue.message}`);
+    throw new ConfigError(
+      `Invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? "")} — ${issue.message}`,
+    );
   }
   return result.data;
 }

@@ -4,7 +4,13 @@ import { ConfigError, parseEnv } from "./env.ts";
 describe("parseEnv", () => {
   it("applies the runtime contract's defaults", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 3000, HOST: "127.0.0.1", DATA_DIR: "./data", SEED_DEMO: "1", TRUST_PROXY: "0" });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: "127.0.0.1",
+      DATA_DIR: "./data",
+      SEED_DEMO: "1",
+      TRUST_PROXY: "0",
+    });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.AUTH_SECRET).toBeUndefined();
   });
@@ -16,10 +22,22 @@ describe("parseEnv", () => {
   it.each([
     ["PORT", "http", /^Invalid configuration: PORT="http" — expected a port number/],
     ["PORT", "70000", /^Invalid configuration: PORT="70000" — expected a port number between 0 and 65535$/],
-    ["DATABASE_URL", "mysql://x", /^Invalid configuration: DATABASE_URL="mysql:\/\/x" — expected postgres:\/\//],
-    ["STORAGE_URL", "ftp://bucket", /^Invalid configuration: STORAGE_URL="ftp:\/\/bucket" — expected s3:\/\//],
+    [
+      "DATABASE_URL",
+      "mysql://x",
+      /^Invalid configuration: DATABASE_URL="mysql:\/\/x" — expected postgres:\/\//,
+    ],
+    [
+      "STORAGE_URL",
+      "ftp://bucket",
+      /^Invalid configuration: STORAGE_URL="ftp:\/\/bucket" — expected s3:\/\//,
+    ],
     ["SMTP_URL", "mail.example.com", /^Invalid configuration: SMTP_URL=.* — expected smtp:\/\//],
-    ["AUTH_SECRET", "short", /^Invalid configuration: AUTH_SECRET="short" — expected at least 32 characters$/],
+    [
+      "AUTH_SECRET",
+      "short",
+      /^Invalid configuration: AUTH_SECRET="short" — expected at least 32 characters$/,
+    ],
     ["SEED_DEMO", "yes", /^Invalid configuration: SEED_DEMO="yes" — expected 0 or 1$/],
     ["PUBLIC_URL", "hub.example.com", /^Invalid configuration: PUBLIC_URL=.* — expected an absolute URL/],
     ["LOG_LEVEL", "loud", /^Invalid configuration: LOG_LEVEL="loud" — expected one of/],

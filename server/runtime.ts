@@ -91,7 +91,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       pingStorage: () => storage.ping(),
       counts: () => content.counts(),
       configuration: [
-        { name: "database", value: database.dialect === "postgres" ? "postgresql (DATABASE_URL)" : "sqlite file" },
+        {
+          name: "database",
+          value: database.dialect === "postgres" ? "postgresql (DATABASE_URL)" : "sqlite file",
+        },
         { name: "storage", value: env.STORAGE_URL?.startsWith("s3://") ? "s3-compatible" : "local disk" },
         { name: "mail", value: env.SMTP_URL ? "smtp" : "outbox files" },
         { name: "authSecret", value: env.AUTH_SECRET ? "set by AUTH_SECRET" : "generated in data folder" },

@@ -25,7 +25,10 @@ export async function loadServerBuild(buildDir = BUILD_DIR): Promise<ServerBuild
 }
 
 /** Start the production server: runtime (migrated, seeded if empty), HTTP app, listening socket. */
-export async function startServer(env: Env, options: RuntimeOptions & { buildDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Env,
+  options: RuntimeOptions & { buildDir?: string } = {},
+): Promise<RunningServer> {
   const buildDir = options.buildDir ?? BUILD_DIR;
   const build = await loadServerBuild(buildDir);
   const runtime = await createRuntime(env, options);

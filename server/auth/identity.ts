@@ -47,7 +47,11 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
 
   const orgSlugs = groups.filter((g) => g.startsWith("org-") && !g.endsWith("-admin")).map((g) => g.slice(4));
   const orgs = orgSlugs.length
-    ? await db.selectFrom("organization").select(["id", "slug", "name"]).where("slug", "in", orgSlugs).execute()
+    ? await db
+        .selectFrom("organization")
+        .select(["id", "slug", "name"])
+        .where("slug", "in", orgSlugs)
+        .execute()
     : [];
   const tenantIds = orgs.map((o) => o.id);
 
@@ -64,7 +68,9 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
   );
   const subscriptions = await query.execute();
   const rank: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
-  const best = subscriptions.sort((a, b) => (rank[b.tier.toLowerCase()] ?? -1) - (rank[a.tier.toLowerCase()] ?? -1))[0];
+  const best = subscriptions.sort(
+    (a, b) => (rank[b.tier.toLowerCase()] ?? -1) - (rank[a.tier.toLowerCase()] ?? -1),
+  )[0];
   const org = orgs[0];
   const isOrgAdmin = org ? groups.includes(`org-${org.slug}-admin`) : false;
 

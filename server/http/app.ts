@@ -67,8 +67,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
-    const request = new Request(c.req.raw, { headers });
-    return runtime.auth.handler(request);
+    const body =
+      c.req.method === "GET" || c.req.method === "HEAD" ? undefined : await c.req.raw.arrayBuffer();
+    return runtime.auth.handler(new Request(c.req.url, { method: c.req.method, headers, body }));
   });
 
   registerContentApi(app, runtime);
@@ -102,7 +103,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     if (options.mode === "development" && typeof options.build === "function") {
       return createRequestHandler(options.build, "development");
     }
-    handler ??= createRequestHandler(options.build, options.mode === "development" ? "development" : "production");
+    handler ??= createRequestHandler(
+      options.build,
+      options.mode === "development" ? "development" : "production",
+    );
     return handler;
   };
 

@@ -25,14 +25,21 @@ const ListQuery = z
   .strict();
 
 /** REST content API: thin handlers over the content service, which applies access. */
-export function registerContentApi(app: Hono<{ Variables: { nonce: string; clientIp: string } }>, runtime: Runtime) {
+export function registerContentApi(
+  app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
+  runtime: Runtime,
+) {
   app.get("/api/content", async (c) => {
     const parsed = ListQuery.safeParse(c.req.query());
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.join(".") || "query";
-      const message = issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
-      return c.json({ error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } }, 400);
+      const message =
+        issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
+      return c.json(
+        { error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } },
+        400,
+      );
     }
     const q = parsed.data;
     const actor = await runtime.resolveUser(c.req.raw.headers);
@@ -60,7 +67,8 @@ export function registerContentApi(app: Hono<{ Variables: { nonce: string; clien
     const actor = await runtime.resolveUser(c.req.raw.headers);
     try {
       const item = await runtime.services.content.getItem(actor, key);
-      if (!item) return c.json({ error: { code: "NOT_FOUND", message: `No content with id or slug ${key}` } }, 404);
+      if (!item)
+        return c.json({ error: { code: "NOT_FOUND", message: `No content with id or slug ${key}` } }, 404);
       c.header("Cache-Control", "private, no-store");
       return c.json(item);
     } catch (error) {

@@ -39,9 +39,17 @@ export async function isDatabaseEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 const EXTRA_GROUPS = [
-  { name: "ContentManager", precedence: 10, description: "Content managers: create, edit, publish and moderate." },
+  {
+    name: "ContentManager",
+    precedence: 10,
+    description: "Content managers: create, edit, publish and moderate.",
+  },
   { name: "Business", precedence: 11, description: "Business accounts: shows the Business Hub." },
-  { name: `org-${DEMO_ORGANIZATION.slug}`, precedence: 20, description: `Members of ${DEMO_ORGANIZATION.name}.` },
+  {
+    name: `org-${DEMO_ORGANIZATION.slug}`,
+    precedence: 20,
+    description: `Members of ${DEMO_ORGANIZATION.name}.`,
+  },
   {
     name: `org-${DEMO_ORGANIZATION.slug}-admin`,
     precedence: 21,
@@ -81,7 +89,11 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     ...EXTRA_GROUPS,
   ]);
 
-  let org = await db.selectFrom("organization").selectAll().where("slug", "=", DEMO_ORGANIZATION.slug).executeTakeFirst();
+  let org = await db
+    .selectFrom("organization")
+    .selectAll()
+    .where("slug", "=", DEMO_ORGANIZATION.slug)
+    .executeTakeFirst();
   if (!org) {
     await db
       .insertInto("organization")
@@ -94,7 +106,11 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
         createdAt: new Date("2026-01-05T09:00:00.000Z").toISOString(),
       })
       .execute();
-    org = await db.selectFrom("organization").selectAll().where("slug", "=", DEMO_ORGANIZATION.slug).executeTakeFirstOrThrow();
+    org = await db
+      .selectFrom("organization")
+      .selectAll()
+      .where("slug", "=", DEMO_ORGANIZATION.slug)
+      .executeTakeFirstOrThrow();
   }
 
   const userIds = new Map<string, string>();
@@ -102,7 +118,12 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     let user = await users.getByEmail(account.email);
     if (!user) {
       await auth.api.signUpEmail({
-        body: { email: account.email, password: DEMO_PASSWORD, name: account.name, username: account.username },
+        body: {
+          email: account.email,
+          password: DEMO_PASSWORD,
+          name: account.name,
+          username: account.username,
+        },
       });
       user = await users.getByEmail(account.email);
       if (!user) throw new Error(`demo account ${account.email} was not created`);

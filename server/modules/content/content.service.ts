@@ -21,12 +21,19 @@ import type {
   ListContentQuery,
 } from "../../services.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
-import { createContentRepo, type Content } from "./content.repo.ts";
+import { type Content, createContentRepo } from "./content.repo.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
 
-const TEMPLATES: readonly ContentType[] = ["article", "course", "video", "markdown", "category", "collection"];
+const TEMPLATES: readonly ContentType[] = [
+  "article",
+  "course",
+  "video",
+  "markdown",
+  "category",
+  "collection",
+];
 const RENDER_CACHE_LIMIT = 500;
 const WORDS_PER_MINUTE = 220;
 /** Average characters per word in English prose with markdown, for reading time from body size. */
@@ -65,12 +72,14 @@ interface VideoData {
 /** Reads chapters from schema.org VideoObject JSON-LD (duration "PT#M#S", hasPart Clips with startOffset). */
 function videoFrom(item: Content): VideoData | null {
   const data = Array.isArray(item.structuredData) ? item.structuredData[0] : item.structuredData;
-  if (!data || data["@type"] !== "VideoObject") return null;
+  if (data?.["@type"] !== "VideoObject") return null;
   const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(String(data.duration ?? ""));
   const durationS = m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : 0;
   const parts = Array.isArray(data.hasPart) ? data.hasPart : [];
   const chapters = parts
-    .filter((p): p is { name: string; startOffset: number } => typeof p === "object" && p !== null && "name" in p)
+    .filter(
+      (p): p is { name: string; startOffset: number } => typeof p === "object" && p !== null && "name" in p,
+    )
     .map((p) => ({ atS: Number(p.startOffset) || 0, title: String(p.name) }));
   return { durationS, chapters };
 }
@@ -98,8 +107,10 @@ export function createContentService(deps: ContentServiceDeps) {
   let categoryLabels: Map<string, string> | null = null;
   async function categoryLabel(slug: string | null): Promise<string | null> {
     if (!slug) return null;
-    if (!categoryLabels || !categoryLabels.has(slug)) {
-      categoryLabels = new Map((await categories.list({ includeInactive: true })).map((c) => [c.slug, c.label]));
+    if (!categoryLabels?.has(slug)) {
+      categoryLabels = new Map(
+        (await categories.list({ includeInactive: true })).map((c) => [c.slug, c.label]),
+      );
     }
     return categoryLabels.get(slug) ?? null;
   }
@@ -150,7 +161,9 @@ export function createContentService(deps: ContentServiceDeps) {
 
   const isReadable = (item: Content | null): item is Content => item !== null && item.status === "published";
 
-  const service: ContentService & { counts(): Promise<{ content: number; categories: number; users: number }> } = {
+  const service: ContentService & {
+    counts(): Promise<{ content: number; categories: number; users: number }>;
+  } = {
     sections: () => [...SECTIONS],
 
     async categories(): Promise<CategoryInfo[]> {
@@ -199,8 +212,12 @@ export function createContentService(deps: ContentServiceDeps) {
         { limit: query.limit, cursor: query.cursor ?? undefined },
       );
       let items = page.items;
-      if (query.featured) items = [...items].sort((a, b) => (a.featuredOrder ?? 999) - (b.featuredOrder ?? 999));
-      return { items: await Promise.all(items.map((i) => summarize(i, access))), nextCursor: page.nextCursor };
+      if (query.featured)
+        items = [...items].sort((a, b) => (a.featuredOrder ?? 999) - (b.featuredOrder ?? 999));
+      return {
+        items: await Promise.all(items.map((i) => summarize(i, access))),
+        nextCursor: page.nextCursor,
+      };
     },
 
     async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
@@ -215,9 +232,7 @@ export function createContentService(deps: ContentServiceDeps) {
       const gate = accessFor(item, access);
       const rendered = gate.kind === "granted" ? await renderBody(item) : null;
       const relatedItems = item.related.length
-        ? (
-            await Promise.all(item.related.map((s) => repo.getBySlug(s)))
-          ).filter(isReadable)
+        ? (await Promise.all(item.related.map((s) => repo.getBySlug(s)))).filter(isReadable)
         : [];
       const summary = await summarize(item, access);
       return {
@@ -246,7 +261,10 @@ export function createContentService(deps: ContentServiceDeps) {
     async counts() {
       const [content, cats, users] = await Promise.all([
         repo.count(),
-        deps.db.selectFrom("content_category").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
+        deps.db
+          .selectFrom("content_category")
+          .select(deps.db.fn.countAll<number>().as("n"))
+          .executeTakeFirst(),
         deps.db.selectFrom("user").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
       ]);
       return { content: Number(content), categories: Number(cats?.n ?? 0), users: Number(users?.n ?? 0) };

@@ -33,11 +33,21 @@ const LANGUAGES = [
   "css",
   "diff",
 ] as const;
-const ALIASES: Record<string, string> = { ts: "typescript", js: "javascript", py: "python", sh: "bash", yml: "yaml", md: "markdown" };
+const ALIASES: Record<string, string> = {
+  ts: "typescript",
+  js: "javascript",
+  py: "python",
+  sh: "bash",
+  yml: "yaml",
+  md: "markdown",
+};
 
 let highlighterPromise: Promise<Highlighter> | null = null;
 function highlighter(): Promise<Highlighter> {
-  highlighterPromise ??= createHighlighter({ themes: ["github-light", "github-dark"], langs: [...LANGUAGES] });
+  highlighterPromise ??= createHighlighter({
+    themes: ["github-light", "github-dark"],
+    langs: [...LANGUAGES],
+  });
   return highlighterPromise;
 }
 
@@ -58,7 +68,11 @@ function rehypeCollect(toc: TocEntry[]) {
       if (depth && typeof node.properties.id === "string") {
         toc.push({ id: node.properties.id, text: hastToString(node), depth: Number(depth) });
       }
-      if (node.tagName === "a" && typeof node.properties.href === "string" && /^https?:/i.test(node.properties.href)) {
+      if (
+        node.tagName === "a" &&
+        typeof node.properties.href === "string" &&
+        /^https?:/i.test(node.properties.href)
+      ) {
         node.properties.rel = ["noopener", "noreferrer", "nofollow"];
       }
     });

@@ -3,7 +3,9 @@ import { renderMarkdown } from "./render-markdown.ts";
 
 describe("renderMarkdown", () => {
   it("renders GFM with heading anchors and a table of contents", async () => {
-    const out = await renderMarkdown("# Title\n\n## First part\n\ntext\n\n### Detail\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+    const out = await renderMarkdown(
+      "# Title\n\n## First part\n\ntext\n\n### Detail\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+    );
     expect(out.html).toContain('<h2 id="first-part">First part</h2>');
     expect(out.html).toContain("<table>");
     expect(out.toc).toEqual([
@@ -24,7 +26,7 @@ describe("renderMarkdown", () => {
     ['<img src=x onerror="alert(1)">', "onerror"],
     ["[click](javascript:alert(1))", "javascript:"],
     ['<iframe src="https://example.com"></iframe>', "<iframe"],
-    ['<svg><script>alert(1)</script></svg>', "<svg"],
+    ["<svg><script>alert(1)</script></svg>", "<svg"],
     ["[x](data:text/html;base64,PHNjcmlwdD4=)", "data:text/html"],
     ['<a href="#" onclick="alert(1)">x</a>', "onclick"],
   ])("renders %s inert", async (payload, forbidden) => {

@@ -32,7 +32,8 @@ export const SECTIONS: readonly SectionInfo[] = [
   {
     slug: "documentation",
     label: "Documentation",
-    description: "How Lumen Hub works: getting started, plans and tiers, shortcuts, account security and the content API.",
+    description:
+      "How Lumen Hub works: getting started, plans and tiers, shortcuts, account security and the content API.",
     path: "/documentation",
   },
 ];

@@ -33,7 +33,12 @@ export function createDiagnosticsService(deps: DiagnosticsDeps): DiagnosticsServ
   ): Promise<ComponentHealth> => {
     try {
       const r = await ping();
-      return { ok: r.ok, latencyMs: round(r.latencyMs), kind, ...(r.ok ? {} : { error: safeError(r.error) }) };
+      return {
+        ok: r.ok,
+        latencyMs: round(r.latencyMs),
+        kind,
+        ...(r.ok ? {} : { error: safeError(r.error) }),
+      };
     } catch (error) {
       return { ok: false, latencyMs: 0, kind, error: safeError((error as Error).message) };
     }
