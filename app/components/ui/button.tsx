@@ -6,7 +6,7 @@ export type ButtonSize = "sm" | "md";
 
 const base =
   "inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors select-none " +
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent " +
+  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus " +
   "disabled:cursor-not-allowed disabled:opacity-60";
 
 const variants: Record<ButtonVariant, string> = {
@@ -22,7 +22,11 @@ const sizes: Record<ButtonSize, string> = {
 };
 
 /** Classes for anything that should look like a button (also links). */
-export function buttonClass(variant: ButtonVariant = "primary", size: ButtonSize = "md", extra?: string): string {
+export function buttonClass(
+  variant: ButtonVariant = "primary",
+  size: ButtonSize = "md",
+  extra?: string,
+): string {
   return cx(base, variants[variant], sizes[size], extra);
 }
 
@@ -31,6 +35,12 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   size?: ButtonSize;
 }
 
-export function Button({ variant = "primary", size = "md", className, type = "button", ...rest }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  className,
+  type = "button",
+  ...rest
+}: ButtonProps) {
   return <button type={type} className={buttonClass(variant, size, className)} {...rest} />;
 }

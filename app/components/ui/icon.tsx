@@ -1,4 +1,5 @@
 import {
+  BadgeCheck,
   Ban,
   BookOpen,
   Brain,
@@ -15,15 +16,15 @@ import {
   CreditCard,
   Database,
   FilePlus,
-  FileText,
   Files,
+  FileText,
   FolderGit2,
   Gauge,
   GraduationCap,
   HeartPulse,
   House,
-  LayoutDashboard,
   Layers,
+  LayoutDashboard,
   Library,
   LockKeyhole,
   LogIn,
@@ -55,6 +56,7 @@ import {
  */
 const ICONS: Record<string, LucideIcon> = {
   Ban,
+  BadgeCheck,
   BookOpen,
   Brain,
   Briefcase,

@@ -43,11 +43,14 @@ export function Notice({ tone = "info", title, children, className, role }: Noti
   );
 }
 
-/** The standard notice for features that arrive later. Never shows invented data. */
+/** The standard notice for features that arrive later ('Coming in a later release: …'). Never invents data. */
 export function ComingLater({ children }: { children: ReactNode }) {
   return (
-    <Notice tone="info" title="Coming in a later release">
-      {children}
-    </Notice>
+    <div className="flex gap-3 rounded-xl border border-accent-line bg-accent-soft px-4 py-3 text-sm text-ink-muted">
+      <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-text" />
+      <p>
+        <strong className="font-medium text-ink">Coming in a later release:</strong> {children}
+      </p>
+    </div>
   );
 }

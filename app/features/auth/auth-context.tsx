@@ -1,6 +1,14 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { useRevalidator } from "react-router";
-import { toast } from "sonner";
 import {
   type AccessContext,
   SECURITY_CHECK_INTERVAL_MS,
@@ -8,6 +16,7 @@ import {
   toAccessContext,
   type UserContext,
 } from "../../../core/index.ts";
+import { showToast } from "../layout/app-toaster.tsx";
 
 /** The user context as the browser receives it: never the raw identity claims. */
 export type ClientUser = Omit<UserContext, "claims">;
@@ -95,13 +104,20 @@ export function AuthProvider({ user, children }: { user: ClientUser; children: R
   const revalidator = useRevalidator();
   const wasAuthenticated = useRef(user.authStatus !== "visitor");
 
+  const restored = useRef(false);
   useEffect(() => {
-    // Restore the cached context, then reconcile it with the server's view.
+    if (restored.current) {
+      // Later loader revalidations: the server's view simply replaces the cached copy.
+      writeCachedUser(user);
+      return;
+    }
+    // First client render: restore the cached context, then reconcile it with the server's view.
     const cached = readCachedUser();
     setPhase("security");
     const handle = window.setTimeout(() => {
       if (cached && cached.authStatus !== "visitor" && user.authStatus === "visitor") clearStoredAuth();
       writeCachedUser(user);
+      restored.current = true;
       setPhase("ready");
     }, 0);
     return () => window.clearTimeout(handle);
@@ -111,7 +127,9 @@ export function AuthProvider({ user, children }: { user: ClientUser; children: R
     const authenticated = user.authStatus !== "visitor";
     if (wasAuthenticated.current && !authenticated) {
       clearStoredAuth();
-      toast("You have been signed out", { description: "Your session ended. Sign in again to continue." });
+      showToast("You have been signed out", {
+        description: "Your session ended. Sign in again to continue.",
+      });
     }
     wasAuthenticated.current = authenticated;
   }, [user.authStatus]);

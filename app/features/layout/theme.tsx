@@ -25,7 +25,9 @@ interface ThemeValue {
 const ThemeContext = createContext<ThemeValue | null>(null);
 
 function systemPrefersDark(): boolean {
-  return typeof window !== "undefined" && window.matchMedia?.("(prefers-color-scheme: dark)").matches === true;
+  return (
+    typeof window !== "undefined" && window.matchMedia?.("(prefers-color-scheme: dark)").matches === true
+  );
 }
 
 function applyTheme(theme: Theme) {
@@ -90,7 +92,12 @@ const OPTIONS: Array<{ value: Theme; label: string; Icon: typeof Sun }> = [
 export function ThemeToggle({ className }: { className?: string }) {
   const { theme, setTheme } = useTheme();
   return (
-    <fieldset className={cx("inline-flex items-center gap-0.5 rounded-lg border border-line bg-sunken p-0.5", className)}>
+    <fieldset
+      className={cx(
+        "inline-flex items-center gap-0.5 rounded-lg border border-line bg-sunken p-0.5",
+        className,
+      )}
+    >
       <legend className="sr-only">Colour theme</legend>
       {OPTIONS.map(({ value, label, Icon }) => (
         <button
@@ -102,7 +109,9 @@ export function ThemeToggle({ className }: { className?: string }) {
           onClick={() => setTheme(value)}
           className={cx(
             "inline-flex size-7 items-center justify-center rounded-md transition-colors",
-            theme === value ? "bg-elevated text-ink shadow-sm" : "text-ink-subtle hover:text-ink",
+            theme === value
+              ? "bg-elevated text-ink shadow-sm dark:bg-zinc-700"
+              : "text-ink-subtle hover:text-ink",
           )}
         >
           <Icon aria-hidden="true" className="size-3.5" />

@@ -1,0 +1,82 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { getRoute } from "../../../core/index.ts";
+import { Card } from "../../components/ui/card.tsx";
+import { NamedIcon } from "../../components/ui/icon.tsx";
+import { ComingLater } from "../../components/ui/notice.tsx";
+import { PageHeader } from "../../components/ui/page-header.tsx";
+
+export interface FeatureScreenProps {
+  /** Registry path: gives the title and icon. */
+  path: string;
+  /** One paragraph: what this screen is for. */
+  purpose: string;
+  /** What arrives later (shown as 'Coming in a later release: …'). */
+  coming: string;
+  children?: ReactNode;
+}
+
+/** A screen whose main feature arrives later: title, purpose, what is real today, and an honest notice. */
+export function FeatureScreen({ path, purpose, coming, children }: FeatureScreenProps) {
+  const route = getRoute(path);
+  return (
+    <div>
+      <PageHeader
+        title={route.label}
+        description={purpose}
+        icon={
+          <span className="flex size-9 items-center justify-center rounded-lg bg-accent-soft text-accent-text">
+            <NamedIcon name={route.icon} className="size-5" />
+          </span>
+        }
+      />
+      <div className="space-y-6">
+        {children}
+        <ComingLater>{coming}</ComingLater>
+      </div>
+    </div>
+  );
+}
+
+export function Panel({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <Card className="p-5">
+      <div className="mb-3 flex items-center justify-between gap-3">
+        <h2 className="text-sm font-semibold text-ink">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </Card>
+  );
+}
+
+/** Cards linking to a registry route's children (/admin, /super-admin). */
+export function ChildCards({ path }: { path: string }) {
+  const route = getRoute(path);
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      {(route.children ?? []).map((child) => (
+        <li key={child.path}>
+          <Link
+            to={child.path}
+            className="flex h-full flex-col rounded-xl border border-line bg-elevated p-5 transition-colors hover:border-line-strong hover:bg-surface"
+          >
+            <span className="mb-3 flex size-9 items-center justify-center rounded-lg bg-sunken text-ink-muted">
+              <NamedIcon name={child.icon} className="size-5" />
+            </span>
+            <span className="font-semibold text-ink">{child.label}</span>
+            <span className="mt-1 text-sm text-ink-muted">{child.description}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,71 @@
+import { KeyValueList } from "../../components/ui/card.tsx";
+import type { ClientUser } from "../auth/auth-context.tsx";
+
+const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+function when(ms: number | null | undefined): string {
+  return typeof ms === "number" && Number.isFinite(ms) ? `${dateTime.format(new Date(ms))} UTC` : "—";
+}
+
+function list(values: string[]): string {
+  return values.length > 0 ? values.join(", ") : "none";
+}
+
+/** The signed-in user's own identity facts, straight from the server-built user context. */
+export function IdentityFacts({ user }: { user: ClientUser }) {
+  return (
+    <KeyValueList
+      rows={[
+        ["Name", user.fullName ?? "—"],
+        ["Username", user.username ?? "—"],
+        ["E-mail", user.email ?? "—"],
+        ["Phone", user.phoneNumber ?? "—"],
+        ["Account type", user.accountType ?? "individual"],
+      ]}
+    />
+  );
+}
+
+export function AccessFacts({ user }: { user: ClientUser }) {
+  return (
+    <KeyValueList
+      rows={[
+        ["Plan", user.pricingTier],
+        ["Status", user.authStatus],
+        ["Roles", list(user.roles)],
+        ["Groups", list(user.groups)],
+        ["Permissions", list(user.permissions)],
+      ]}
+    />
+  );
+}
+
+export function SessionFacts({ user }: { user: ClientUser }) {
+  const s = user.session;
+  if (!s) return <p className="text-sm text-ink-muted">No session details are available.</p>;
+  return (
+    <KeyValueList
+      rows={[
+        ["Signed in", when(s.issuedAt)],
+        ["Expires", when(s.expiresAt)],
+        ["Idle time-out", `${Math.round(s.idleTimeoutMs / 60_000)} minutes`],
+        ["Last rotated", when(s.lastRotatedAt)],
+      ]}
+    />
+  );
+}
+
+export function OrganisationFacts({ user }: { user: ClientUser }) {
+  const a = user.customAttributes;
+  return (
+    <KeyValueList
+      rows={[
+        ["Organisation", a.orgName ?? "—"],
+        ["Your role there", a.orgRole ?? "—"],
+        ["Domain", a.domain ?? "—"],
+        ["Tenant", a.tenantId ?? "—"],
+        ["Subscription status", a.subscriptionStatus ?? "—"],
+      ]}
+    />
+  );
+}

@@ -1,0 +1,48 @@
+/** Shapes of the content loaders' data, shared by server loaders and components. */
+import type { Tier } from "../../../core/index.ts";
+import type {
+  CategoryInfo,
+  ContentPage,
+  ContentSummary,
+  ContentType,
+  SectionInfo,
+} from "../../../server/services.ts";
+
+export interface ListingFilters {
+  category: string | null;
+  tier: Tier | null;
+  type: ContentType | null;
+  cursor: string | null;
+}
+
+export type ListingScope =
+  | { kind: "section"; section: SectionInfo }
+  | { kind: "category"; category: CategoryInfo };
+
+export interface ListingData {
+  scope: ListingScope;
+  /** Categories offered as filter chips (those of the section; none on a category page). */
+  categories: CategoryInfo[];
+  items: ContentSummary[];
+  nextCursor: string | null;
+  filters: ListingFilters;
+}
+
+export interface ContentPageData {
+  page: ContentPage;
+  /** Absolute URL of the page: the content's canonical URL, else this page's own URL. */
+  canonicalUrl: string;
+  origin: string;
+}
+
+export interface ContentMissingData {
+  page: null;
+  slug: string;
+  error: string;
+}
+
+export interface HomeData {
+  featured: ContentSummary[];
+  latest: Array<{ section: SectionInfo; items: ContentSummary[] }>;
+  search: string | null;
+}

@@ -1,0 +1,206 @@
+/**
+ * Loader helpers shared by the content screens. They only call the services, which apply the access
+ * rules for the actor themselves (bodies of gated items never reach these functions).
+ */
+import { data, type RouterContextProvider } from "react-router";
+import { parseTier, TIERS, type Tier } from "../../../core/index.ts";
+import type { ContentType } from "../../../server/services.ts";
+import { servicesContext, userContext } from "../../lib/context.ts";
+import type {
+  ContentMissingData,
+  ContentPageData,
+  HomeData,
+  ListingData,
+  ListingFilters,
+} from "./content-data.ts";
+
+export const PAGE_SIZE = 12;
+
+interface LoaderBase {
+  context: Readonly<RouterContextProvider>;
+  url: URL;
+}
+
+const CONTENT_TYPES: readonly ContentType[] = [
+  "article",
+  "course",
+  "video",
+  "markdown",
+  "category",
+  "collection",
+];
+
+function parseType(value: string | null): ContentType | null {
+  return value && (CONTENT_TYPES as readonly string[]).includes(value) ? (value as ContentType) : null;
+}
+
+function readFilters(url: URL): ListingFilters {
+  const p = url.searchParams;
+  return {
+    category: p.get("category")?.trim() || null,
+    tier: parseTier(p.get("tier")),
+    type: parseType(p.get("type")),
+    cursor: p.get("cursor") || null,
+  };
+}
+
+/** The section listing (/ai-education, /section/:section …) or null when the section does not exist. */
+export async function loadSectionListing(
+  { context, url }: LoaderBase,
+  sectionSlug: string,
+): Promise<ListingData | null> {
+  const services = context.get(servicesContext);
+  const user = context.get(userContext);
+  const section = services.content.sections().find((s) => s.slug === sectionSlug);
+  if (!section) return null;
+  const filters = readFilters(url);
+  const [list, categories] = await Promise.all([
+    services.content.list(user, {
+      section: section.slug,
+      category: filters.category ?? undefined,
+      tier: filters.tier ?? undefined,
+      type: filters.type ?? undefined,
+      limit: PAGE_SIZE,
+      cursor: filters.cursor,
+    }),
+    services.content.categories(),
+  ]);
+  return {
+    scope: { kind: "section", section },
+    categories: categories.filter((c) => c.section === section.slug),
+    items: list.items,
+    nextCursor: list.nextCursor,
+    filters,
+  };
+}
+
+/** The category listing (/category/:category) or null when the category does not exist. */
+export async function loadCategoryListing(
+  { context, url }: LoaderBase,
+  categorySlug: string,
+): Promise<ListingData | null> {
+  const services = context.get(servicesContext);
+  const user = context.get(userContext);
+  const category = (await services.content.categories()).find((c) => c.slug === categorySlug);
+  if (!category) return null;
+  const filters = { ...readFilters(url), category: null };
+  const list = await services.content.list(user, {
+    category: category.slug,
+    tier: filters.tier ?? undefined,
+    type: filters.type ?? undefined,
+    limit: PAGE_SIZE,
+    cursor: filters.cursor,
+  });
+  return {
+    scope: { kind: "category", category },
+    categories: [],
+    items: list.items,
+    nextCursor: list.nextCursor,
+    filters,
+  };
+}
+
+/** A listing, or the not-found payload with HTTP 404. */
+export function listingOrNotFound(listing: ListingData | null, what: string) {
+  if (listing) return data({ found: true as const, listing }, { status: 200 });
+  return data({ found: false as const, what }, { status: 404 });
+}
+
+/**
+ * The dynamic content page: tries each slug candidate in turn. Missing content → HTTP 404 with the
+ * 'Content Not Found' payload. Gated content still loads (title, excerpt, metadata; never the body).
+ */
+export async function loadContentPage({ context, url }: LoaderBase, candidates: string[]) {
+  const services = context.get(servicesContext);
+  const user = context.get(userContext);
+  const slugs = [...new Set(candidates.map((c) => c.trim()).filter(Boolean))];
+  for (const slug of slugs) {
+    const page = await services.content.getPage(user, slug);
+    if (page) {
+      const own = `${url.origin}${url.pathname}`;
+      const canonicalUrl = page.seo.canonicalUrl
+        ? new URL(page.seo.canonicalUrl, url.origin).toString()
+        : own;
+      const body: ContentPageData = { page, canonicalUrl, origin: url.origin };
+      return data<ContentPageData | ContentMissingData>(body, { status: 200 });
+    }
+  }
+  const shown = slugs[0] ?? "";
+  const missing: ContentMissingData = {
+    page: null,
+    slug: shown,
+    error: shown ? `no published content has the address "${shown}"` : "no content address was given",
+  };
+  return data<ContentPageData | ContentMissingData>(missing, { status: 404 });
+}
+
+/** Candidate slugs for a catch-all path: the whole rest ("a/b"), then its last segment ("b"). */
+export function splatCandidates(splat: string | undefined): string[] {
+  const rest = (splat ?? "").replace(/^\/+|\/+$/g, "");
+  if (!rest) return [];
+  const last = rest.split("/").pop() ?? rest;
+  return [rest, last];
+}
+
+export async function loadHome({ context, url }: LoaderBase): Promise<HomeData> {
+  const services = context.get(servicesContext);
+  const user = context.get(userContext);
+  const sections = services.content.sections();
+  const [featured, ...perSection] = await Promise.all([
+    services.content.list(user, { featured: true, limit: 6 }),
+    ...sections.map((s) => services.content.list(user, { section: s.slug, limit: 3 })),
+  ]);
+  return {
+    featured: featured?.items ?? [],
+    latest: sections.map((section, i) => ({ section, items: perSection[i]?.items ?? [] })),
+    search: url.searchParams.get("search")?.trim() || null,
+  };
+}
+
+export interface TierInventory {
+  tier: Tier;
+  /** Published items whose own tier is exactly this plan. */
+  items: number;
+  /** True when counting stopped at the page cap (the real number is higher). */
+  more: boolean;
+  byType: Partial<Record<ContentType, number>>;
+  /** Categories whose default tier is this plan. */
+  categories: Array<{ slug: string; label: string; itemCount: number }>;
+}
+
+const COUNT_PAGE = 100;
+const COUNT_MAX_PAGES = 20;
+
+/** Real counts per plan for the pricing page, from the content service (metadata only). */
+export async function loadTierInventory({ context }: Pick<LoaderBase, "context">): Promise<TierInventory[]> {
+  const services = context.get(servicesContext);
+  const user = context.get(userContext);
+  const categories = await services.content.categories();
+  return Promise.all(
+    TIERS.map(async (tier) => {
+      let cursor: string | null = null;
+      let items = 0;
+      let pages = 0;
+      const byType: Partial<Record<ContentType, number>> = {};
+      do {
+        const page = await services.content.list(user, { tier, limit: COUNT_PAGE, cursor });
+        for (const item of page.items) {
+          if (item.tier !== tier) continue;
+          items += 1;
+          byType[item.type] = (byType[item.type] ?? 0) + 1;
+        }
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor && pages < COUNT_MAX_PAGES);
+      return {
+        tier,
+        items,
+        more: Boolean(cursor),
+        byType,
+        categories: categories
+          .filter((c) => c.defaultTier === tier)
+          .map((c) => ({ slug: c.slug, label: c.label, itemCount: c.itemCount })),
+      };
+    }),
+  );
+}

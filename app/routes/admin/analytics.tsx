@@ -1,0 +1,15 @@
+import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { registryMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/analytics";
+
+export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/analytics");
+
+export default function AdminAnalytics() {
+  return (
+    <FeatureScreen
+      path="/admin/analytics"
+      purpose="Views, likes and shares of each item over time, and which sections and plans people use."
+      coming="view, like and share counts per item and charts over time. Views are not recorded yet, so there are no numbers to show."
+    />
+  );
+}

@@ -1,0 +1,15 @@
+import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { registryMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/subscriptions";
+
+export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/subscriptions");
+
+export default function AdminSubscriptions() {
+  return (
+    <FeatureScreen
+      path="/admin/subscriptions"
+      purpose="Plans held by users and organisations: who is on which plan, since when, and where it came from."
+      coming="the subscription list, manual plan changes and organisation seat counts."
+    />
+  );
+}

@@ -1,0 +1,15 @@
+import { loadContentPage } from "../features/content/content.server.ts";
+import { contentMeta } from "../features/content/content-meta.ts";
+import { ContentNotFound, ContentView } from "../features/content/content-view.tsx";
+import type { Route } from "./+types/collection";
+
+export const meta: Route.MetaFunction = (args) => contentMeta(args, args.loaderData);
+
+export async function loader(args: Route.LoaderArgs) {
+  return loadContentPage(args, [args.params.collection]);
+}
+
+export default function CollectionRoute({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.page) return <ContentNotFound error={loaderData.error} />;
+  return <ContentView data={loaderData} />;
+}

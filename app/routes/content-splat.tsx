@@ -1,0 +1,16 @@
+import { loadContentPage, splatCandidates } from "../features/content/content.server.ts";
+import { contentMeta } from "../features/content/content-meta.ts";
+import { ContentNotFound, ContentView } from "../features/content/content-view.tsx";
+import type { Route } from "./+types/content-splat";
+
+/** /content/*, /section/* and /category/*: a dynamic content page at a nested path. */
+export const meta: Route.MetaFunction = (args) => contentMeta(args, args.loaderData);
+
+export async function loader(args: Route.LoaderArgs) {
+  return loadContentPage(args, splatCandidates(args.params["*"]));
+}
+
+export default function ContentSplatRoute({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.page) return <ContentNotFound error={loaderData.error} />;
+  return <ContentView data={loaderData} />;
+}

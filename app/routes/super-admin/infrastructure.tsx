@@ -1,0 +1,23 @@
+import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
+import { servicesContext } from "../../lib/context.ts";
+import { registryMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/infrastructure";
+
+export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/infrastructure");
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { diagnostics: await context.get(servicesContext).diagnostics.diagnostics() };
+}
+
+export default function Infrastructure({ loaderData }: Route.ComponentProps) {
+  return (
+    <FeatureScreen
+      path="/super-admin/infrastructure"
+      purpose="Storage, mail and process health of this installation."
+      coming="mail delivery status, storage usage and per-process memory, for every replica."
+    >
+      <DiagnosticsView diagnostics={loaderData.diagnostics} />
+    </FeatureScreen>
+  );
+}
