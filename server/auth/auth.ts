@@ -1,7 +1,6 @@
 import { betterAuth } from "better-auth";
 import { username } from "better-auth/plugins/username";
 import type { Kysely } from "kysely";
-import { v7 as uuidv7 } from "uuid";
 import { PASSWORD_MIN_LENGTH, SESSION_ABSOLUTE_MS } from "../../core/index.ts";
 
 /** The header the HTTP layer sets from the socket address on every auth request (overwriting any incoming value). */
@@ -55,7 +54,8 @@ export function createAuth(options: AuthOptions) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       cookiePrefix: "lumen",
       useSecureCookies: options.baseURL.startsWith("https://"),
-      database: { generateId: () => uuidv7() },
+      // Random ids for accounts: time-ordered ids share their first characters, which the status overlay shows.
+      database: { generateId: () => crypto.randomUUID() },
     },
     plugins: [username()],
   });
