@@ -12,7 +12,7 @@ const env = loadEnv();
 const runtime = await createRuntime(env);
 const httpServer = createServer();
 const vite = await createViteServer({
-  server: { middlewareMode: true, hmr: { server: httpServer } },
+  server: { middlewareMode: true, ws: { server: httpServer } },
   appType: "custom",
 });
 const app = createHttpApp({
