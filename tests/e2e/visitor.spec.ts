@@ -105,3 +105,20 @@ test("home and a content page have no serious or critical accessibility violatio
   await page.goto(`/content/${proArticle.slug}`);
   await expectNoSeriousA11yViolations(page);
 });
+
+test("debug mode: ?debug=true shows the debug panel; Ctrl+Shift+D toggles the stored flag and reloads", async ({
+  page,
+}) => {
+  await page.goto("/?debug=true");
+  const panel = page.locator("#debug-panel-title");
+  await expect(panel).toBeVisible();
+  await page.goto("/");
+  await expect(panel).toHaveCount(0);
+  await page.locator("main").click();
+  await Promise.all([page.waitForEvent("load"), page.keyboard.press("Control+Shift+D")]);
+  await expect(panel).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("lumen.debug-mode"))).toBe("true");
+  await screenshot(page, "debug-panel-1280");
+  await Promise.all([page.waitForEvent("load"), page.keyboard.press("Control+Shift+D")]);
+  await expect(panel).toHaveCount(0);
+});

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS } from "../../server/db/seed/accounts.ts";
+import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
+import { seedDemo } from "../../server/db/seed/seed.ts";
+import { parseEnv } from "../../server/env.ts";
+import { createRuntime, type Runtime } from "../../server/runtime.ts";
+import { createTestPostgresDatabase, DIALECTS } from "../helpers/test-server.ts";
+
+describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
+  let runtime: Runtime;
+  let dataDir: string;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "lumen-seed-"));
+    const pg = dialect === "postgres" ? await createTestPostgresDatabase() : null;
+    drop = pg?.drop;
+    runtime = await createRuntime(
+      parseEnv({ DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? "", LOG_LEVEL: "silent", SEED_DEMO: "1" }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await runtime?.close();
+    await drop?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const count = async (table: "user" | "user_subscription" | "user_group" | "content" | "content_category") =>
+    Number(
+      (
+        await runtime.database.db
+          .selectFrom(table)
+          .select(runtime.database.db.fn.countAll().as("n"))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+
+  it("seeds every account, category and item, with bodies in object storage", async () => {
+    expect(await count("user")).toBe(DEMO_ACCOUNTS.length);
+    expect(await count("user_subscription")).toBe(DEMO_ACCOUNTS.length);
+    expect(await count("content_category")).toBe(DEMO_CATEGORIES.length);
+    expect(await count("content")).toBe(DEMO_CONTENT.length);
+    const rows = await runtime.database.db
+      .selectFrom("content")
+      .select(["bodyS3Key", "bodySize", "tier"])
+      .execute();
+    for (const row of rows) {
+      const head = await runtime.storage.head(row.bodyS3Key!);
+      expect(head?.size).toBe(row.bodySize);
+      expect(row.bodyS3Key!.startsWith(`content/${row.tier.toLowerCase()}/`)).toBe(true);
+    }
+  });
+
+  it("gives each demo account its tier and roles through real rows", async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      const user = await runtime.database.db
+        .selectFrom("user")
+        .select(["id", "emailVerified"])
+        .where("email", "=", account.email)
+        .executeTakeFirstOrThrow();
+      expect(Boolean(user.emailVerified)).toBe(true);
+      const groups = (
+        await runtime.database.db
+          .selectFrom("user_group")
+          .select("groupName")
+          .where("userId", "=", user.id)
+          .execute()
+      ).map((g) => g.groupName);
+      expect(groups.sort()).toEqual([...account.groups].sort());
+      const sub = await runtime.database.db
+        .selectFrom("user_subscription")
+        .select(["tier", "status"])
+        .where("userId", "=", user.id)
+        .executeTakeFirstOrThrow();
+      expect(sub).toEqual({ tier: account.subscriptionTier, status: "active" });
+    }
+  });
+
+  it("is idempotent: running it again adds nothing and changes nothing", async () => {
+    const before = await Promise.all(
+      (["user", "user_subscription", "user_group", "content", "content_category"] as const).map(count),
+    );
+    const summary = await seedDemo({
+      db: runtime.database.db,
+      auth: runtime.auth,
+      storage: runtime.storage,
+      logger: runtime.logger,
+    });
+    expect(summary.content).toBe(0);
+    const after = await Promise.all(
+      (["user", "user_subscription", "user_group", "content", "content_category"] as const).map(count),
+    );
+    expect(after).toEqual(before);
+  });
+});
