@@ -6,6 +6,7 @@ import pino, { type Logger } from "pino";
 import type { UserContext } from "../core/index.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import { createIdentity } from "./auth/identity.ts";
+import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
@@ -22,6 +23,8 @@ export interface Runtime {
   logger: Logger;
   database: Database;
   storage: ObjectStore;
+  mailer: Mailer;
+  sms: SmsSender;
   auth: Auth;
   services: AppServices;
   /** The server-built user context for a request's headers (visitor when not signed in). */
@@ -63,6 +66,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   try {
     await migrateToLatest(database.db);
     const secret = await authSecret(env);
+    const outboxDir = path.join(env.DATA_DIR, "outbox");
+    const mailer = createMailer({ smtpUrl: env.SMTP_URL || undefined, outboxDir });
+    const sms = createOutboxSms(outboxDir);
     const baseURL = env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
     const auth = createAuth({
       db: database.db,
@@ -125,6 +131,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       logger,
       database,
       storage,
+      mailer,
+      sms,
       auth,
       services,
       resolveUser: (headers) => identity.resolveUser(headers),
