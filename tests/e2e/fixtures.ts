@@ -5,11 +5,17 @@ import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 /**
  * Every test fails on an unexpected console.error or uncaught page error in the browser.
  */
-export const test = base.extend<{ consoleErrors: string[]; expectedDocumentStatus: number | null }>({
+export const test = base.extend<{
+  consoleErrors: string[];
+  expectedDocumentStatus: number | null;
+  expectedConsoleErrors: RegExp[];
+}>({
+  /** Browser log lines a test provokes on purpose (e.g. refused sign-in requests). */
+  expectedConsoleErrors: [[], { option: true }],
   /** A test that loads a page answered with this status expects the browser's one log line about it. */
   expectedDocumentStatus: [null, { option: true }],
   consoleErrors: [
-    async ({ page, expectedDocumentStatus }, use) => {
+    async ({ page, expectedDocumentStatus, expectedConsoleErrors }, use) => {
       const errors: string[] = [];
       const expected = expectedDocumentStatus
         ? `Failed to load resource: the server responded with a status of ${expectedDocumentStatus}`
@@ -17,6 +23,7 @@ export const test = base.extend<{ consoleErrors: string[]; expectedDocumentStatu
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
         if (expected && msg.text().startsWith(expected) && msg.location().url === page.url()) return;
+        if (expectedConsoleErrors.some((re) => re.test(msg.text()))) return;
         errors.push(`${msg.text()} (${msg.location().url})`);
       });
       page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));

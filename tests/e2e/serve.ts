@@ -1,11 +1,13 @@
 /** Starts the production build on a fresh temporary data folder for the browser tests. */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "../../server/env.ts";
 import { startServer } from "../../server/server.ts";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-e2e-"));
+// A fixed, fresh folder: the browser tests read confirmation codes from its outbox.
+const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data");
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
 const env = parseEnv({
   ...process.env,
   DATA_DIR: dataDir,
