@@ -8,15 +8,9 @@ import {
   useRef,
   useState,
 } from "react";
-import { useRevalidator } from "react-router";
-import {
-  type AccessContext,
-  SECURITY_CHECK_INTERVAL_MS,
-  SESSION_STORAGE_PREFIX,
-  toAccessContext,
-  type UserContext,
-} from "../../../core/index.ts";
+import { type AccessContext, toAccessContext, type UserContext } from "../../../core/index.ts";
 import { showToast } from "../layout/app-toaster.tsx";
+import { clearAuthCache, readCache, removeCache, writeCache } from "./session-cache.ts";
 
 /** The user context as the browser receives it: never the raw identity claims. */
 export type ClientUser = Omit<UserContext, "claims">;
@@ -32,8 +26,6 @@ export interface AuthValue {
   signOut: () => Promise<void>;
 }
 
-export const USER_CONTEXT_STORAGE_KEY = `${SESSION_STORAGE_PREFIX}user_context`;
-
 /** Drops the claims from a server-built context (what the root loader sends to the browser). */
 export function toClientUser(user: UserContext): ClientUser {
   const { claims: _claims, ...rest } = user;
@@ -45,39 +37,29 @@ export function accessOf(user: ClientUser): AccessContext {
 }
 
 function readCachedUser(): ClientUser | null {
-  try {
-    const raw = window.sessionStorage.getItem(USER_CONTEXT_STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as ClientUser) : null;
-  } catch {
-    return null;
-  }
+  return readCache<ClientUser>("user_context");
 }
 
+/** Caches the (claim-free) user context; `writeCache` also drops any token/password/secret key. */
 function writeCachedUser(user: ClientUser) {
-  try {
-    if (user.authStatus === "visitor") window.sessionStorage.removeItem(USER_CONTEXT_STORAGE_KEY);
-    else window.sessionStorage.setItem(USER_CONTEXT_STORAGE_KEY, JSON.stringify(user));
-  } catch {
-    // storage unavailable: nothing cached
-  }
+  if (user.authStatus === "visitor") removeCache("user_context");
+  else writeCache("user_context", user);
 }
 
 /** Removes every auth key under the spec's session-storage prefix. */
-export function clearStoredAuth() {
-  try {
-    const keys: string[] = [];
-    for (let i = 0; i < window.sessionStorage.length; i++) {
-      const key = window.sessionStorage.key(i);
-      if (key?.startsWith(SESSION_STORAGE_PREFIX)) keys.push(key);
-    }
-    for (const key of keys) window.sessionStorage.removeItem(key);
-  } catch {
-    // nothing to clear
-  }
+export const clearStoredAuth = clearAuthCache;
+
+let signedOutExplained = false;
+/**
+ * Called by code that signs the user out and explains why itself (the security monitor, global
+ * sign-out), so the provider does not add its generic 'You have been signed out' toast.
+ */
+export function markSignOutExplained() {
+  signedOutExplained = true;
 }
 
-/** Ends the session on the server (Better Auth), clears cached auth data and reloads at home. */
-export async function signOutAndReload(): Promise<void> {
+/** Ends this device's session on the server (Better Auth, not global) and clears cached auth data. */
+export async function signOutLocally(): Promise<void> {
   try {
     await fetch("/api/auth/sign-out", {
       method: "POST",
@@ -85,10 +67,17 @@ export async function signOutAndReload(): Promise<void> {
       body: "{}",
       credentials: "same-origin",
     });
+  } catch {
+    // offline: the cookie stays until it expires, the cache is still cleared
   } finally {
-    clearStoredAuth();
-    window.location.assign("/");
+    clearAuthCache();
   }
+}
+
+/** Signs this device out and reloads at home. */
+export async function signOutAndReload(): Promise<void> {
+  await signOutLocally();
+  window.location.assign("/");
 }
 
 const AuthContext = createContext<AuthValue | null>(null);
@@ -96,12 +85,11 @@ const AuthContext = createContext<AuthValue | null>(null);
 /**
  * Exposes the server-built user context (from the root loader). The server is the only source of
  * truth: the session-storage copy is a non-secret cache that is restored first and then replaced by
- * what the server says. Every 5 minutes the loaders are revalidated, so a session the server ended
- * (idle or absolute time-out, device mismatch) turns the UI back into a visitor.
+ * what the server says. The 5-minute security check lives in `AuthSecurityMonitor` (mounted by the
+ * shell for signed-in users).
  */
 export function AuthProvider({ user, children }: { user: ClientUser; children: ReactNode }) {
   const [phase, setPhase] = useState<AuthPhase>("session");
-  const revalidator = useRevalidator();
   const wasAuthenticated = useRef(user.authStatus !== "visitor");
 
   const restored = useRef(false);
@@ -115,7 +103,7 @@ export function AuthProvider({ user, children }: { user: ClientUser; children: R
     const cached = readCachedUser();
     setPhase("security");
     const handle = window.setTimeout(() => {
-      if (cached && cached.authStatus !== "visitor" && user.authStatus === "visitor") clearStoredAuth();
+      if (cached && cached.authStatus !== "visitor" && user.authStatus === "visitor") clearAuthCache();
       writeCachedUser(user);
       restored.current = true;
       setPhase("ready");
@@ -126,22 +114,16 @@ export function AuthProvider({ user, children }: { user: ClientUser; children: R
   useEffect(() => {
     const authenticated = user.authStatus !== "visitor";
     if (wasAuthenticated.current && !authenticated) {
-      clearStoredAuth();
-      showToast("You have been signed out", {
-        description: "Your session ended. Sign in again to continue.",
-      });
+      clearAuthCache();
+      if (!signedOutExplained) {
+        showToast("You have been signed out", {
+          description: "Your session ended. Sign in again to continue.",
+        });
+      }
     }
+    signedOutExplained = false;
     wasAuthenticated.current = authenticated;
   }, [user.authStatus]);
-
-  const revalidate = revalidator.revalidate;
-  useEffect(() => {
-    if (user.authStatus === "visitor") return;
-    const id = window.setInterval(() => {
-      if (document.visibilityState === "visible") void revalidate();
-    }, SECURITY_CHECK_INTERVAL_MS);
-    return () => window.clearInterval(id);
-  }, [user.authStatus, revalidate]);
 
   const signOut = useCallback(() => signOutAndReload(), []);
 

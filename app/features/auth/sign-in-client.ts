@@ -1,110 +1,88 @@
-import {
-  LOCKOUT_MESSAGE,
-  LOGIN_LOCKOUT_MS,
-  LOGIN_MAX_ATTEMPTS,
-  SESSION_STORAGE_PREFIX,
-} from "../../../core/index.ts";
+import { LOCKOUT_MESSAGE, LOGIN_LOCKOUT_MS, LOGIN_MAX_ATTEMPTS } from "../../../core/index.ts";
+import { postJson } from "./api.ts";
+import { readMetrics, updateMetrics } from "./session-cache.ts";
 
-const METRICS_KEY = `${SESSION_STORAGE_PREFIX}auth_metrics`;
-
-interface AuthMetrics {
-  failedAttempts: number;
-  blockedUntil: number | null;
+/** Client-side throttle (spec §5): the end of the block on this browser (epoch ms), or null. */
+export function clientBlockedUntil(now = Date.now()): number | null {
+  const { blockedUntil } = readMetrics();
+  return blockedUntil !== null && blockedUntil > now ? blockedUntil : null;
 }
 
-function readMetrics(): AuthMetrics {
-  try {
-    const raw = window.sessionStorage.getItem(METRICS_KEY);
-    const parsed = raw ? (JSON.parse(raw) as Partial<AuthMetrics>) : {};
-    return {
-      failedAttempts: typeof parsed.failedAttempts === "number" ? parsed.failedAttempts : 0,
-      blockedUntil: typeof parsed.blockedUntil === "number" ? parsed.blockedUntil : null,
-    };
-  } catch {
-    return { failedAttempts: 0, blockedUntil: null };
-  }
-}
-
-function writeMetrics(metrics: AuthMetrics) {
-  try {
-    window.sessionStorage.setItem(METRICS_KEY, JSON.stringify(metrics));
-  } catch {
-    // storage unavailable: the server's lockout still applies
-  }
-}
-
-/** Client-side throttle (spec §5). The server enforces the same lockout per account and address. */
-export function clientLockoutMessage(now = Date.now()): string | null {
-  const m = readMetrics();
-  return m.blockedUntil !== null && m.blockedUntil > now ? LOCKOUT_MESSAGE : null;
+/** Spec §5: after 5 failures in a row sign-in is blocked here for 5 minutes (the server does the same). */
+export function nextThrottle(
+  failures: number,
+  blockedUntil: number | null,
+  now: number,
+): { signInFailures: number; blockedUntil: number | null } {
+  const count = (blockedUntil !== null && blockedUntil <= now ? 0 : failures) + 1;
+  return {
+    signInFailures: count,
+    blockedUntil: count >= LOGIN_MAX_ATTEMPTS ? now + LOGIN_LOCKOUT_MS : null,
+  };
 }
 
 function recordFailure(now = Date.now()) {
-  const m = readMetrics();
-  const failedAttempts = (m.blockedUntil !== null && m.blockedUntil <= now ? 0 : m.failedAttempts) + 1;
-  writeMetrics({
-    failedAttempts,
-    blockedUntil: failedAttempts >= LOGIN_MAX_ATTEMPTS ? now + LOGIN_LOCKOUT_MS : null,
-  });
+  updateMetrics((m) => nextThrottle(m.signInFailures, m.blockedUntil, now));
+}
+
+function recordBlock(until: number) {
+  updateMetrics(() => ({ blockedUntil: until }));
 }
 
 function recordSuccess() {
-  writeMetrics({ failedAttempts: 0, blockedUntil: null });
+  updateMetrics(() => ({ signInFailures: 0, blockedUntil: null }));
 }
 
-export type SignInResult = { ok: true } | { ok: false; message: string };
+export type SignInResult =
+  | { ok: true }
+  | {
+      ok: false;
+      message: string;
+      /** EMAIL_NOT_VERIFIED: the address to confirm (when the user typed an e-mail address). */
+      unverified?: { email: string | null };
+      /** Locked out: sign-in is disabled until this time (epoch ms). */
+      retryAt?: number;
+    };
 
-function looksLikePhone(value: string): boolean {
-  return /^\+?[\d\s().-]{7,}$/.test(value) && /\d{6,}/.test(value.replace(/\D/g, ""));
+/** True when the value looks like a phone number rather than a username. */
+export function looksLikePhone(value: string): boolean {
+  const v = value.trim();
+  return /^\+?[\d\s().-]{7,}$/.test(v) && /\d{6,}/.test(v.replace(/\D/g, ""));
 }
+
+export const PHONE_SIGN_IN_MESSAGE =
+  "Signing in with a phone number needs a verified phone number and is not available yet. Use your e-mail address or username.";
 
 /**
- * Signs in through Better Auth: an e-mail address uses /api/auth/sign-in/email, a username uses
+ * Signs in through Better Auth: an identifier with "@" uses /api/auth/sign-in/email, anything else
  * /api/auth/sign-in/username. The session cookie is set by the server (httpOnly).
  */
 export async function signIn(identifier: string, password: string): Promise<SignInResult> {
-  const blocked = clientLockoutMessage();
-  if (blocked) return { ok: false, message: blocked };
+  const blocked = clientBlockedUntil();
+  if (blocked) return { ok: false, message: LOCKOUT_MESSAGE, retryAt: blocked };
   const id = identifier.trim();
-  if (looksLikePhone(id)) {
-    return {
-      ok: false,
-      message:
-        "Signing in with a phone number arrives in a later release. Use your e-mail address or username.",
-    };
-  }
+  if (looksLikePhone(id)) return { ok: false, message: PHONE_SIGN_IN_MESSAGE };
   const byEmail = id.includes("@");
-  const endpoint = byEmail ? "/api/auth/sign-in/email" : "/api/auth/sign-in/username";
-  const body = byEmail ? { email: id, password } : { username: id, password };
-  let response: Response;
-  try {
-    response = await fetch(endpoint, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      credentials: "same-origin",
-      body: JSON.stringify(body),
-    });
-  } catch {
-    return { ok: false, message: "Could not reach the server. Check your connection and try again." };
-  }
-  if (response.ok) {
+  const result = byEmail
+    ? await postJson("/api/auth/sign-in/email", { email: id, password })
+    : await postJson("/api/auth/sign-in/username", { username: id, password });
+  if (result.ok) {
     recordSuccess();
     return { ok: true };
   }
-  const payload = (await response.json().catch(() => null)) as {
-    message?: unknown;
-    error?: { message?: unknown };
-  } | null;
-  const serverMessage =
-    typeof payload?.message === "string"
-      ? payload.message
-      : typeof payload?.error?.message === "string"
-        ? payload.error.message
-        : null;
-  if (response.status === 429) return { ok: false, message: serverMessage ?? LOCKOUT_MESSAGE };
-  if (response.status === 401) recordFailure();
-  return {
-    ok: false,
-    message: serverMessage ?? `Sign-in failed (${response.status}). Please try again.`,
-  };
+  if (result.status === 429) {
+    const retryAt = Date.now() + (result.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
+    recordBlock(retryAt);
+    return { ok: false, message: LOCKOUT_MESSAGE, retryAt };
+  }
+  if (result.status === 403 && result.code === "EMAIL_NOT_VERIFIED") {
+    return {
+      ok: false,
+      message: result.message || "Confirm your e-mail address before you sign in.",
+      unverified: { email: byEmail ? id : null },
+    };
+  }
+  // The next attempt after the 5th failure is refused here (spec §5: 'further sign-in is blocked').
+  if (result.status === 401) recordFailure();
+  return { ok: false, message: result.message };
 }

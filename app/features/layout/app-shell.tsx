@@ -1,7 +1,8 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { useLocation } from "react-router";
 import type { PublicConfig } from "../../../server/services.ts";
-import { AuthProvider, type ClientUser } from "../auth/auth-context.tsx";
+import { AuthProvider, type ClientUser, useAuth } from "../auth/auth-context.tsx";
+import { AuthSecurityMonitor } from "../auth/security-monitor.tsx";
 import { AppErrorBoundary, RouteErrorBoundary } from "../errors/boundaries.tsx";
 import { AppToaster } from "./app-toaster.tsx";
 import { BrandMark } from "./brand.tsx";
@@ -41,8 +42,10 @@ export interface AppShellProps {
 function ShellBody({ config, debug, children }: Omit<AppShellProps, "user">) {
   const location = useLocation();
   const debugOn = useDebugMode(debug);
+  const { isAuthenticated } = useAuth();
   return (
     <>
+      {isAuthenticated ? <AuthSecurityMonitor /> : null}
       <SkipLink />
       <Sidebar productName={config.productName} tagline={config.tagline} />
       <div className="flex min-h-dvh flex-col transition-[padding] duration-200 lg:pl-[var(--sidebar-expanded)] lg:collapsed:pl-[var(--sidebar-collapsed)]">

@@ -3,6 +3,8 @@ import { useId, useState } from "react";
 import { shortUserId } from "../../../core/index.ts";
 import { cx } from "../../components/ui/cx.ts";
 import { useAuth } from "../auth/auth-context.tsx";
+import { SECURITY_LEVEL_TEXT } from "../auth/security.ts";
+import { useSecurityContext } from "../auth/security-monitor.tsx";
 
 const statusDot: Record<string, string> = {
   visitor: "bg-zinc-400",
@@ -16,7 +18,9 @@ const statusDot: Record<string, string> = {
  * the full card.
  */
 export function StatusOverlay() {
-  const { user } = useAuth();
+  const { user, isAuthenticated } = useAuth();
+  const security = useSecurityContext();
+  const level = isAuthenticated && security?.level ? SECURITY_LEVEL_TEXT[security.level] : null;
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const shortId = shortUserId(user.userId);
@@ -58,6 +62,14 @@ export function StatusOverlay() {
             <dd className="font-medium text-ink">{user.pricingTier}</dd>
             <dt className="text-ink-subtle">Roles</dt>
             <dd className="break-words text-ink">{roles}</dd>
+            {isAuthenticated ? (
+              <>
+                <dt className="text-ink-subtle">Security</dt>
+                <dd className="text-ink" title="From the last server security check">
+                  {level ?? "not checked yet"}
+                </dd>
+              </>
+            ) : null}
             <dt className="text-ink-subtle">User id</dt>
             <dd className="font-mono text-ink">{shortId || "—"}</dd>
           </dl>

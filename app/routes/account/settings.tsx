@@ -1,8 +1,8 @@
-import { LogOut } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { SessionFacts } from "../../features/account/user-summary.tsx";
+import { PasswordCard } from "../../features/account/password-card.tsx";
+import { SecurityCard } from "../../features/account/security-card.tsx";
+import { SessionsCard } from "../../features/account/sessions-card.tsx";
 import { useAuth } from "../../features/auth/auth-context.tsx";
 import { ThemeToggle } from "../../features/layout/theme.tsx";
 import { registryMeta } from "../../lib/meta.ts";
@@ -11,38 +11,28 @@ import type { Route } from "./+types/settings";
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/settings");
 
 export default function Settings() {
-  const { user, signOut } = useAuth();
-  const [busy, setBusy] = useState(false);
+  const { user } = useAuth();
+  // A password change signs out the other devices: the sessions list is reloaded after it.
+  const [sessionsKey, setSessionsKey] = useState(0);
   return (
     <FeatureScreen
       path="/settings"
-      purpose="Security and preferences: your colour theme, your session, and soon your password and two-factor authentication."
-      coming="changing your password, two-factor authentication (authenticator app or SMS codes, with backup codes) and a list of your signed-in devices."
+      purpose="Security and preferences: your sessions and devices, your password and your colour theme."
+      coming="two-factor authentication (authenticator app or SMS codes, with backup codes) and API keys."
     >
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Appearance">
-          <p className="mb-3 text-sm text-ink-muted">
-            Light, dark, or follow your system. Stored in this browser only.
-          </p>
-          <ThemeToggle />
-        </Panel>
-        <Panel title="Session">
-          <SessionFacts user={user} />
-          <Button
-            variant="secondary"
-            size="sm"
-            className="mt-4"
-            disabled={busy}
-            onClick={() => {
-              setBusy(true);
-              void signOut();
-            }}
-          >
-            <LogOut aria-hidden="true" className="size-4" />
-            {busy ? "Signing out…" : "Sign out"}
-          </Button>
-        </Panel>
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <div className="space-y-6">
+          <SecurityCard user={user} />
+          <Panel title="Appearance">
+            <p className="mb-3 text-sm text-ink-muted">
+              Light, dark, or follow your system. Stored in this browser only.
+            </p>
+            <ThemeToggle />
+          </Panel>
+        </div>
+        <PasswordCard onChanged={() => setSessionsKey((k) => k + 1)} />
       </div>
+      <SessionsCard reloadKey={sessionsKey} />
     </FeatureScreen>
   );
 }

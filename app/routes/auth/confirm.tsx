@@ -1,16 +1,24 @@
-import { MailCheck } from "lucide-react";
-import { type FormEvent, useState } from "react";
-import { Link } from "react-router";
+import { LoaderCircle, MailCheck } from "lucide-react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { safeRedirectTarget } from "../../../core/index.ts";
 import { Button } from "../../components/ui/button.tsx";
-import { Notice } from "../../components/ui/notice.tsx";
+import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
+import { postJson } from "../../features/auth/api.ts";
 import { Field } from "../../features/auth/fields.tsx";
+import { ResendCodeButton } from "../../features/auth/resend-button.tsx";
+import { cleanCode, isCode, isEmail } from "../../features/auth/validation.ts";
+import { showToast } from "../../features/layout/app-toaster.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/confirm";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/auth/confirm");
 
 export function loader({ url }: Route.LoaderArgs) {
-  return { identifier: url.searchParams.get("email") ?? url.searchParams.get("username") ?? "" };
+  return {
+    identifier: (url.searchParams.get("email") ?? url.searchParams.get("username") ?? "").slice(0, 320),
+    redirectTo: safeRedirectTarget(url.searchParams.get("redirect")),
+  };
 }
 
 /** Without JavaScript the form posts here; nothing is read or stored. */
@@ -18,22 +26,74 @@ export function action() {
   return { error: "JavaScript is required to confirm an account. Please enable it and try again." };
 }
 
-export default function Confirm({ loaderData, actionData }: Route.ComponentProps) {
-  const [message, setMessage] = useState<{ tone: "warn" | "info"; text: string } | null>(null);
+const USERNAME_NOT_SUPPORTED =
+  "Confirming by username is not available yet. Enter the e-mail address you signed up with.";
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+const CODE_HINTS: Record<string, string> = {
+  INVALID_OTP: "That code is not right. Check the e-mail and try again.",
+  OTP_EXPIRED: "That code has expired. Ask for a new one below.",
+  TOO_MANY_ATTEMPTS: "Too many wrong codes. Ask for a new one below.",
+};
+
+export function signInAfterConfirm(email: string, redirectTo: string): string {
+  const params = new URLSearchParams({ confirmed: "1", email });
+  if (redirectTo !== "/") params.set("redirect", redirectTo);
+  return `/auth/signin?${params.toString()}`;
+}
+
+export default function Confirm({ loaderData, actionData }: Route.ComponentProps) {
+  const navigate = useNavigate();
+  const [identifier, setIdentifier] = useState(loaderData.identifier);
+  const [code, setCode] = useState("");
+  const [errors, setErrors] = useState<{ identifier?: string; code?: string }>({});
+  const [message, setMessage] = useState<{ tone: NoticeTone; text: string } | null>(null);
+  const [pending, setPending] = useState(false);
+  const identifierRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (loaderData.identifier) codeRef.current?.focus();
+  }, [loaderData.identifier]);
+
+  const email = identifier.trim();
+
+  function checkIdentifier(): string | undefined {
+    if (!email) return "Enter the e-mail address you signed up with.";
+    if (!email.includes("@")) return USERNAME_NOT_SUPPORTED;
+    if (!isEmail(email)) return "Enter a valid e-mail address, like name@example.com.";
+    return undefined;
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const identifier = String(form.get("identifier") ?? "").trim();
-    const code = String(form.get("code") ?? "").trim();
-    if (!identifier || !/^\d{6}$/.test(code)) {
-      setMessage({ tone: "warn", text: "Enter your e-mail address or username and the 6-digit code." });
+    if (pending) return;
+    const next = {
+      identifier: checkIdentifier(),
+      code: isCode(code) ? undefined : "Enter the 6-digit code from the e-mail.",
+    };
+    setErrors(next);
+    setMessage(null);
+    if (next.identifier) return identifierRef.current?.focus();
+    if (next.code) return codeRef.current?.focus();
+    setPending(true);
+    const result = await postJson("/api/auth/email-otp/verify-email", { email, otp: code });
+    if (result.ok) {
+      showToast("E-mail confirmed", { description: "Sign in to continue." });
+      navigate(signInAfterConfirm(email, loaderData.redirectTo));
       return;
     }
-    setMessage({
-      tone: "info",
-      text: "Online confirmation opens with self sign-up in the next release. Nothing was sent.",
-    });
+    setPending(false);
+    // The contract's codes get plain words; anything else shows the server's own message.
+    const hint = result.code ? CODE_HINTS[result.code] : undefined;
+    setErrors({ code: hint ?? result.message });
+    codeRef.current?.focus();
+  }
+
+  function canResend(): boolean {
+    const problem = checkIdentifier();
+    setErrors(problem ? { identifier: problem } : {});
+    if (problem) identifierRef.current?.focus();
+    return !problem;
   }
 
   return (
@@ -43,43 +103,70 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
           <MailCheck aria-hidden="true" className="size-6" />
         </span>
         <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink">Confirm your e-mail</h1>
-        <p className="mt-1 text-sm text-ink-muted">Enter the 6-digit code from the e-mail we sent you.</p>
+        <p className="mt-1 text-sm text-ink-muted">
+          {loaderData.identifier
+            ? `Enter the 6-digit code we sent to ${loaderData.identifier}.`
+            : "Enter the 6-digit code from the e-mail we sent you."}
+        </p>
       </div>
       <div className="space-y-4 rounded-2xl border border-line bg-elevated p-6 shadow-sm sm:p-8">
-        <Notice tone="info" title="Confirmation codes are e-mailed">
-          When self sign-up opens (next release), a 6-digit code is e-mailed to the address you register with.
-          Accounts created by an administrator are already confirmed.
-        </Notice>
         {actionData?.error ? <Notice tone="danger" role="alert" title={actionData.error} /> : null}
-        {message ? <Notice tone={message.tone} role="status" title={message.text} /> : null}
+        <div aria-live="polite">
+          {message ? <Notice tone={message.tone} role="status" title={message.text} /> : null}
+        </div>
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
           <Field
             label="E-mail or username"
             name="identifier"
-            autoComplete="username"
+            autoComplete="email"
             autoCapitalize="none"
             spellCheck={false}
-            defaultValue={loaderData.identifier}
             required
+            value={identifier}
+            onChange={(e) => setIdentifier(e.target.value)}
+            error={errors.identifier}
+            inputRef={identifierRef}
+            disabled={pending}
           />
           <Field
             label="Confirmation code"
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
             placeholder="123456"
             required
+            value={code}
+            onChange={(e) => setCode(cleanCode(e.target.value))}
+            error={errors.code}
+            inputRef={codeRef}
+            disabled={pending}
+            hint="The code is valid for a limited time. Pasting it with spaces is fine."
             className="[&_input]:font-mono [&_input]:tracking-[0.3em]"
           />
-          <Button type="submit" className="w-full">
-            Confirm account
+          <Button type="submit" className="w-full" disabled={pending}>
+            {pending ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : null}
+            {pending ? "Confirming…" : "Confirm account"}
           </Button>
         </form>
+        <ResendCodeButton
+          email={email}
+          send={() =>
+            postJson("/api/auth/email-otp/send-verification-otp", { email, type: "email-verification" })
+          }
+          canSend={canResend}
+          onResult={(r) => setMessage({ tone: r.ok ? "info" : "warn", text: r.message })}
+          disabled={pending}
+        />
         <p className="text-center text-xs text-ink-subtle">
           Already confirmed?{" "}
-          <Link to="/auth/signin" className="font-medium text-accent-text hover:underline">
+          <Link
+            to={
+              loaderData.redirectTo === "/"
+                ? "/auth/signin"
+                : `/auth/signin?redirect=${encodeURIComponent(loaderData.redirectTo)}`
+            }
+            className="font-medium text-accent-text hover:underline"
+          >
             Sign in
           </Link>
         </p>

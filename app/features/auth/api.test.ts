@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { fieldForError, formatCountdown, parseRetryAfter, readApiError, secondsUntil } from "./api.ts";
+
+describe("readApiError", () => {
+  it("reads Better Auth's {code, message}", () => {
+    expect(readApiError({ code: "INVALID_OTP", message: "Invalid code" })).toEqual({
+      code: "INVALID_OTP",
+      message: "Invalid code",
+    });
+  });
+  it("reads our {error: {code, message}}", () => {
+    expect(readApiError({ error: { code: "NOT_FOUND", message: "No such session" } })).toEqual({
+      code: "NOT_FOUND",
+      message: "No such session",
+    });
+  });
+  it("prefers body.message over body.error.message", () => {
+    expect(readApiError({ message: "top", error: { message: "nested" } }).message).toBe("top");
+  });
+  it("returns nulls for anything else", () => {
+    for (const body of [null, undefined, "text", 42, [], { message: "" }, { error: { message: 3 } }]) {
+      expect(readApiError(body)).toEqual({ code: null, message: null });
+    }
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2026-11-01T10:00:00Z");
+  it("reads delta seconds", () => {
+    expect(parseRetryAfter("60", now)).toBe(60);
+    expect(parseRetryAfter(" 300 ", now)).toBe(300);
+  });
+  it("reads an HTTP date", () => {
+    expect(parseRetryAfter("Sun, 01 Nov 2026 10:04:59 GMT", now)).toBe(299);
+  });
+  it("never answers less than one second", () => {
+    expect(parseRetryAfter("0", now)).toBe(1);
+    expect(parseRetryAfter("Sun, 01 Nov 2026 09:00:00 GMT", now)).toBe(1);
+  });
+  it("is null when missing or unreadable", () => {
+    for (const v of [null, undefined, "", "soon", "-5", "1.5"]) expect(parseRetryAfter(v, now)).toBeNull();
+  });
+});
+
+describe("countdown", () => {
+  it("formats minutes and seconds", () => {
+    expect(formatCountdown(0)).toBe("0:00");
+    expect(formatCountdown(45)).toBe("0:45");
+    expect(formatCountdown(60)).toBe("1:00");
+    expect(formatCountdown(299)).toBe("4:59");
+    expect(formatCountdown(3600)).toBe("1:00:00");
+    expect(formatCountdown(-3)).toBe("0:00");
+    expect(formatCountdown(Number.NaN)).toBe("0:00");
+    expect(formatCountdown(0.2)).toBe("0:01");
+  });
+  it("counts whole seconds up to a deadline", () => {
+    expect(secondsUntil(null, 0)).toBe(0);
+    expect(secondsUntil(10_000, 0)).toBe(10);
+    expect(secondsUntil(10_000, 9_001)).toBe(1);
+    expect(secondsUntil(10_000, 10_000)).toBe(0);
+    expect(secondsUntil(10_000, 20_000)).toBe(0);
+  });
+});
+
+describe("fieldForError", () => {
+  it("maps server messages and codes to the field they name", () => {
+    expect(fieldForError("USERNAME_IS_ALREADY_TAKEN", "Username is already taken")).toBe("username");
+    expect(fieldForError("INVALID_USERNAME", null)).toBe("username");
+    expect(fieldForError("INVALID_EMAIL", "Invalid email")).toBe("email");
+    expect(fieldForError(null, "Enter a valid e-mail address")).toBe("email");
+    expect(fieldForError("PASSWORD_TOO_SHORT", "Password too short")).toBe("password");
+    expect(fieldForError("VALIDATION_ERROR", "Name is required")).toBe("name");
+    expect(fieldForError(null, "Given name is too long")).toBe("name");
+    expect(fieldForError("INVALID_PHONE_NUMBER", "Invalid phone number")).toBe("phoneNumber");
+  });
+  it("is null for form-level errors", () => {
+    expect(fieldForError("INTERNAL", "Something failed")).toBeNull();
+    expect(fieldForError(null, null)).toBeNull();
+  });
+});

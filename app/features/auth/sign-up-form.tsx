@@ -1,0 +1,171 @@
+import { LoaderCircle, UserPlus } from "lucide-react";
+import { type FormEvent, type RefObject, useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { Button } from "../../components/ui/button.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { fieldForError, postJson, type SignUpField } from "./api.ts";
+import { Field, PasswordField } from "./fields.tsx";
+import { PasswordChecklist } from "./password-checklist.tsx";
+import { rememberCodeSent } from "./resend-button.tsx";
+import { confirmPath } from "./sign-in-form.tsx";
+import {
+  type FieldErrors,
+  normalizePhone,
+  SIGN_UP_FIELDS,
+  type SignUpInput,
+  validateSignUp,
+} from "./validation.ts";
+
+const EMPTY: SignUpInput = { username: "", password: "", email: "", name: "", phoneNumber: "" };
+
+/**
+ * Self sign-up (POST /api/auth/sign-up/email): username, password (live policy checklist), e-mail,
+ * given name and an optional phone number. The client checks only explain; a server error naming a
+ * field is shown next to it. Success → /auth/confirm?email=… (the redirect is kept).
+ */
+export function SignUpForm({ redirectTo }: { redirectTo: string }) {
+  const navigate = useNavigate();
+  const [values, setValues] = useState<SignUpInput>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const checklistId = useId();
+  const formErrorRef = useRef<HTMLDivElement>(null);
+  const refs: Record<SignUpField, RefObject<HTMLInputElement | null>> = {
+    username: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+    email: useRef<HTMLInputElement>(null),
+    name: useRef<HTMLInputElement>(null),
+    phoneNumber: useRef<HTMLInputElement>(null),
+  };
+
+  const set = (field: SignUpField) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  function focusFirst(errs: FieldErrors) {
+    const first = SIGN_UP_FIELDS.find((f) => errs[f]);
+    if (first) refs[first].current?.focus();
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const errs = validateSignUp(values);
+    setErrors(errs);
+    setFormError(null);
+    if (Object.keys(errs).length > 0) {
+      focusFirst(errs);
+      return;
+    }
+    const email = values.email.trim();
+    const phone = normalizePhone(values.phoneNumber);
+    setPending(true);
+    const result = await postJson("/api/auth/sign-up/email", {
+      email,
+      password: values.password,
+      name: values.name.trim(),
+      username: values.username.trim(),
+      ...(phone ? { phoneNumber: phone } : {}),
+    });
+    if (result.ok) {
+      rememberCodeSent(email);
+      navigate(confirmPath(email, redirectTo));
+      return;
+    }
+    setPending(false);
+    const field =
+      result.status === 400 || result.status === 422 ? fieldForError(result.code, result.message) : null;
+    if (field) {
+      const next = { [field]: result.message };
+      setErrors(next);
+      focusFirst(next);
+    } else {
+      setFormError(result.message);
+      formErrorRef.current?.focus();
+    }
+  }
+
+  return (
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
+      <div ref={formErrorRef} tabIndex={-1} aria-live="polite" className="focus:outline-none">
+        {formError ? <Notice tone="danger" role="alert" title={formError} /> : null}
+      </div>
+      <Field
+        label="Username"
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        hint="3 to 30 letters, numbers, dots or underscores. You can sign in with it."
+        value={values.username}
+        onChange={(e) => set("username")(e.target.value)}
+        error={errors.username}
+        inputRef={refs.username}
+        disabled={pending}
+      />
+      <div>
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={values.password}
+          onChange={(e) => set("password")(e.target.value)}
+          describedBy={checklistId}
+          error={errors.password}
+          inputRef={refs.password}
+          disabled={pending}
+        />
+        <PasswordChecklist password={values.password} id={checklistId} />
+      </div>
+      <Field
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        hint="We send a 6-digit confirmation code here."
+        value={values.email}
+        onChange={(e) => set("email")(e.target.value)}
+        error={errors.email}
+        inputRef={refs.email}
+        disabled={pending}
+      />
+      <Field
+        label="Given name"
+        name="given_name"
+        autoComplete="given-name"
+        required
+        value={values.name}
+        onChange={(e) => set("name")(e.target.value)}
+        error={errors.name}
+        inputRef={refs.name}
+        disabled={pending}
+      />
+      <Field
+        label="Phone number"
+        name="phone_number"
+        type="tel"
+        autoComplete="tel"
+        optional
+        hint="International format, for example +44 20 7946 0958."
+        value={values.phoneNumber}
+        onChange={(e) => set("phoneNumber")(e.target.value)}
+        error={errors.phoneNumber}
+        inputRef={refs.phoneNumber}
+        disabled={pending}
+      />
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? (
+          <LoaderCircle aria-hidden="true" className="spin size-4" />
+        ) : (
+          <UserPlus aria-hidden="true" className="size-4" />
+        )}
+        {pending ? "Creating account…" : "Create account"}
+      </Button>
+    </form>
+  );
+}
