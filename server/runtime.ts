@@ -4,13 +4,14 @@ import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import pino, { type Logger } from "pino";
 import type { UserContext } from "../core/index.ts";
-import { type Auth, createAuth } from "./auth/auth.ts";
-import { createIdentity } from "./auth/identity.ts";
-import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
+import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
+import { createIdentity, type Identity } from "./auth/identity.ts";
+import { createAuthSecurity } from "./auth/security.ts";
 import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
+import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createContentService } from "./modules/content/content.service.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import type { AppServices } from "./services.ts";
@@ -26,6 +27,10 @@ export interface Runtime {
   mailer: Mailer;
   sms: SmsSender;
   auth: Auth;
+  /** Lockout, session guard, audit and the clock, shared by auth hooks and the account API. */
+  authSecurity: AuthSecurity;
+  /** User context with the session checks; `resolveRequest` may rotate the token (pages). */
+  identity: Identity;
   services: AppServices;
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
@@ -36,6 +41,8 @@ export interface RuntimeOptions {
   /** Seed demo data when the database is empty (default: env.SEED_DEMO === "1"). */
   seed?: boolean;
   logger?: Logger;
+  /** The clock (epoch ms) for session checks, lockout and audit times; tests move it. Default Date.now. */
+  now?: () => number;
 }
 
 /** AUTH_SECRET, or a secret generated once into DATA_DIR/secrets (never printed). */
@@ -70,19 +77,34 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const mailer = createMailer({ smtpUrl: env.SMTP_URL || undefined, outboxDir });
     const sms = createOutboxSms(outboxDir);
     const baseURL = env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
+    const authSecurity = createAuthSecurity({
+      db: database.db,
+      mailer,
+      secret,
+      secureCookies: baseURL.startsWith("https://"),
+      now: options.now,
+      logger,
+    });
     const auth = createAuth({
       db: database.db,
       dialect: database.dialect,
       secret,
       baseURL,
       trustedOrigins: [baseURL, `http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`],
+      security: authSecurity,
     });
     const { runMigrations } = await getMigrations(auth.options);
     await runMigrations();
 
     const storage: ObjectStore = new LocalObjectStore(env.STORAGE_URL || path.join(env.DATA_DIR, "objects"));
     const featureFlags = { debugMode: true, search: false, comments: false, repositoryBrowser: false };
-    const identity = createIdentity({ db: database.db, auth, featureFlags, environment: env.NODE_ENV });
+    const identity = createIdentity({
+      db: database.db,
+      guard: authSecurity.guard,
+      now: authSecurity.now,
+      featureFlags,
+      environment: env.NODE_ENV,
+    });
     const content = createContentService({ db: database.db, storage, logger });
 
     const startedAt = new Date();
@@ -134,6 +156,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       mailer,
       sms,
       auth,
+      authSecurity,
+      identity,
       services,
       resolveUser: (headers) => identity.resolveUser(headers),
       close: () => database.close(),

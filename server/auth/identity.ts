@@ -9,11 +9,12 @@ import {
   visitorContext,
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
-import type { Auth } from "./auth.ts";
+import type { SessionGuard } from "./session-guard.ts";
 
 export interface IdentityDeps {
   db: Kysely<DB>;
-  auth: Auth;
+  guard: SessionGuard;
+  now: () => number;
   environment: string;
   featureFlags: Record<string, boolean>;
 }
@@ -93,41 +94,56 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
   return claims;
 }
 
-const asMs = (value: Date | string | number) => new Date(value).getTime();
+export interface ResolvedRequest {
+  context: UserContext;
+  /** Set-Cookie to send: a rotated session token, or the expired cookie after a failed check. */
+  setCookie?: string;
+}
 
 export function createIdentity(deps: IdentityDeps) {
   const visitor = () => visitorContext(deps.environment);
+
+  /**
+   * The user context for a request, through the session guard (absolute and idle time-outs,
+   * rotation, device binding: `session-guard.ts`). No session cookie → visitor without touching
+   * the database. An invalid, expired or revoked session, or any failure → visitor (spec §4).
+   */
+  async function resolveRequest(
+    headers: Headers,
+    opts: { rotate?: boolean; markActivity?: boolean } = {},
+  ): Promise<ResolvedRequest> {
+    const cookie = headers.get("cookie");
+    if (!cookie?.includes(deps.guard.cookieName)) return { context: visitor() };
+    try {
+      const result = await deps.guard.check(headers, opts);
+      if (!result.ok) return { context: visitor(), setCookie: result.clearCookie };
+      const claims = await claimsForUser(deps.db, result.user, new Date(deps.now()));
+      const context = buildUserContext(claims, {
+        environment: deps.environment,
+        featureFlags: deps.featureFlags,
+        session: {
+          sessionId: result.session.id,
+          issuedAt: result.session.issuedAt,
+          expiresAt: result.session.expiresAt,
+          idleTimeoutMs: SESSION_IDLE_MS,
+          absoluteTimeoutMs: SESSION_ABSOLUTE_MS,
+          lastRotatedAt: result.session.rotatedAt,
+          rotationIntervalMs: TOKEN_ROTATION_MS,
+        },
+      });
+      return { context, setCookie: result.setCookie };
+    } catch {
+      return { context: visitor() };
+    }
+  }
+
   return {
-    /**
-     * The user context for a request. No session cookie → visitor without touching the
-     * database. An invalid or expired session, or any failure → visitor (spec §4).
-     */
+    resolveRequest,
+    /** The user context without side effects on the cookie (REST, GraphQL). */
     async resolveUser(headers: Headers): Promise<UserContext> {
-      const cookie = headers.get("cookie");
-      if (!cookie?.includes("lumen.session_token")) return visitor();
-      try {
-        const result = await deps.auth.api.getSession({ headers });
-        if (!result) return visitor();
-        const user = result.user as IdentityUser & { isActive?: boolean | number | null };
-        if (user.isActive === false || user.isActive === 0) return visitor();
-        const claims = await claimsForUser(deps.db, user);
-        const issuedAt = asMs(result.session.createdAt);
-        return buildUserContext(claims, {
-          environment: deps.environment,
-          featureFlags: deps.featureFlags,
-          session: {
-            sessionId: result.session.id,
-            issuedAt,
-            expiresAt: asMs(result.session.expiresAt),
-            idleTimeoutMs: SESSION_IDLE_MS,
-            absoluteTimeoutMs: SESSION_ABSOLUTE_MS,
-            lastRotatedAt: asMs(result.session.updatedAt),
-            rotationIntervalMs: TOKEN_ROTATION_MS,
-          },
-        });
-      } catch {
-        return visitor();
-      }
+      return (await resolveRequest(headers)).context;
     },
   };
 }
+
+export type Identity = ReturnType<typeof createIdentity>;

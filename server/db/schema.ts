@@ -59,6 +59,14 @@ export interface SessionTable {
   ipAddress: string | null;
   userAgent: string | null;
   userId: string;
+  /** epoch ms of the original sign-in (kept across rotations; the absolute lifetime counts from it) */
+  issuedAt: number | null;
+  /** epoch ms of the last user activity (the idle time-out counts from it) */
+  lastActiveAt: number | null;
+  /** epoch ms this token was issued (rotation every 6 h) */
+  rotatedAt: number | null;
+  /** hash of the device attributes bound at sign-in */
+  fingerprint: string | null;
 }
 
 export interface AccountTable {
@@ -106,6 +114,23 @@ export interface UserGroupTable {
   userId: string;
   groupName: string;
   createdAt: IsoText;
+}
+
+/** Failed sign-in counters (key: `acct:<userId>`, `name:<identifier>` or `ip:<address>`); epoch ms. */
+export interface LoginThrottleTable {
+  key: string;
+  failures: Generated<number>;
+  windowStart: number;
+  lockedUntil: number | null;
+  updatedAt: number;
+}
+
+/** Better Auth's rate limiter (its `rateLimit` model, stored as `rate_limit`). */
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number;
 }
 
 export interface AuditLogTable {
@@ -349,6 +374,8 @@ export interface DB {
   group: GroupTable;
   user_group: UserGroupTable;
   audit_log: AuditLogTable;
+  login_throttle: LoginThrottleTable;
+  rate_limit: RateLimitTable;
   content: ContentTable;
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
@@ -374,6 +401,8 @@ export const TABLE_NAMES = [
   "group",
   "user_group",
   "audit_log",
+  "login_throttle",
+  "rate_limit",
   "content_category",
   "content",
   "content_item",

@@ -4,11 +4,63 @@ import { type Context, Hono } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppContexts } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
+import { normaliseIp } from "../auth/client-ip.ts";
 import type { Runtime } from "../runtime.ts";
+import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerContentApi } from "./content-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 
 type Env = { Variables: { nonce: string; clientIp: string } };
+
+/** Largest request body accepted by the auth, account and admin APIs. */
+export const AUTH_BODY_LIMIT = 64 * 1024;
+
+const jsonError = (status: number, code: string, message: string) =>
+  new Response(JSON.stringify({ code, message }), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store" },
+  });
+
+/** Removes session tokens from Better Auth's JSON answers (sign-in, get-session): cookies carry them. */
+function stripTokens(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  delete out.token;
+  if (out.session && typeof out.session === "object") {
+    const session = { ...(out.session as Record<string, unknown>) };
+    delete session.token;
+    delete session.fingerprint;
+    out.session = session;
+  }
+  return out;
+}
+
+/** Reads a request body up to `limit` bytes; null when it is larger. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return null;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
 
 export interface HttpAppOptions {
   runtime: Runtime;
@@ -64,14 +116,94 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     return c.json(health, health.status === "ok" ? 200 : 503);
   });
 
+  // Size limit for every identity API body (auth, account, admin): 413 with a clear message.
+  for (const prefix of ["/api/auth/*", "/api/account/*", "/api/admin/*"]) {
+    app.use(prefix, async (c, next) => {
+      const declared = Number(c.req.header("content-length") ?? "0");
+      if (declared > AUTH_BODY_LIMIT) {
+        return jsonError(
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The request body is larger than ${AUTH_BODY_LIMIT / 1024} KB.`,
+        );
+      }
+      await next();
+    });
+  }
+
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const headers = new Headers(c.req.raw.headers);
-    headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
-    const body =
-      c.req.method === "GET" || c.req.method === "HEAD" ? undefined : await c.req.raw.arrayBuffer();
-    return runtime.auth.handler(new Request(c.req.url, { method: c.req.method, headers, body }));
+    headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
+    let body: Uint8Array | undefined;
+    if (c.req.method === "POST") {
+      const origin = c.req.header("origin");
+      if (origin && origin !== "null" && !allowedOrigins(c, runtime).has(origin)) {
+        return jsonError(
+          403,
+          "FORBIDDEN_ORIGIN",
+          "This request did not come from this site, so it was refused.",
+        );
+      }
+      const read = await readLimited(c.req.raw, AUTH_BODY_LIMIT);
+      if (read === null) {
+        return jsonError(
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The request body is larger than ${AUTH_BODY_LIMIT / 1024} KB.`,
+        );
+      }
+      body = read;
+      const type = c.req.header("content-type") ?? "";
+      if (type.includes("json") && body.byteLength > 0) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+        } catch {
+          return jsonError(400, "INVALID_JSON", "The request body is not valid JSON.");
+        }
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+          return jsonError(400, "INVALID_BODY", "The request body must be a JSON object.");
+        }
+      }
+    }
+    // The session rules (time-outs, device binding) apply to Better Auth's own endpoints too:
+    // a session that fails them is revoked before Better Auth reads it.
+    if (headers.get("cookie")?.includes(runtime.authSecurity.guard.cookieName)) {
+      await runtime.authSecurity.guard.check(headers);
+    }
+    let response: Response;
+    try {
+      response = await runtime.auth.handler(
+        new Request(c.req.url, { method: c.req.method, headers, body: body as BodyInit | undefined }),
+      );
+    } catch (error) {
+      runtime.logger.warn({ err: error, path: c.req.path }, "auth request failed");
+      return jsonError(400, "BAD_REQUEST", "The request could not be processed.");
+    }
+    if (response.status === 429 && !response.headers.has("retry-after")) {
+      const retry = response.headers.get("x-retry-after");
+      if (retry) response.headers.set("Retry-After", retry);
+    }
+    if (response.status >= 500) {
+      runtime.logger.error({ path: c.req.path, status: response.status }, "auth endpoint failed");
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (response.ok && type.includes("application/json")) {
+      const text = await response.text();
+      let out = text;
+      try {
+        out = JSON.stringify(stripTokens(JSON.parse(text)));
+      } catch {
+        // not JSON after all: pass through
+      }
+      const headersOut = new Headers(response.headers);
+      headersOut.delete("content-length");
+      return new Response(out, { status: response.status, headers: headersOut });
+    }
+    return response;
   });
 
+  registerAccountApi(app, runtime);
   registerContentApi(app, runtime);
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
@@ -116,9 +248,23 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     if (!contexts) throw new Error("The server build does not export appContexts from entry.server");
     const context = new RouterContextProvider();
     context.set(contexts.services, runtime.services);
-    context.set(contexts.user, await runtime.resolveUser(c.req.raw.headers));
+    // Pages count as activity and may rotate the session token (the new cookie goes out here).
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
+    const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
+    context.set(contexts.user, resolved.context);
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
-    return getHandler()(c.req.raw, context);
+    const response = await getHandler()(c.req.raw, context);
+    if (resolved.setCookie) {
+      try {
+        response.headers.append("Set-Cookie", resolved.setCookie);
+      } catch {
+        const copy = new Response(response.body, response);
+        copy.headers.append("Set-Cookie", resolved.setCookie);
+        return copy;
+      }
+    }
+    return response;
   });
 
   return app;

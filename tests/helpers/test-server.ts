@@ -41,6 +41,7 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop(
 export async function startTestServer(
   dialect: DialectName,
   extraEnv: Record<string, string> = {},
+  options: { now?: () => number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-int-"));
   const database = dialect === "postgres" ? await createTestPostgresDatabase() : null;
@@ -54,7 +55,7 @@ export async function startTestServer(
     SEED_DEMO: "1",
     ...extraEnv,
   });
-  const running = await startServer(env);
+  const running = await startServer(env, { now: options.now });
   return {
     ...running,
     dialect,

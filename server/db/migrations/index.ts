@@ -7,10 +7,12 @@ import { migration as m001 } from "./001-identity.ts";
 import { migration as m002 } from "./002-content.ts";
 import { migration as m003 } from "./003-repositories.ts";
 import { migration as m004 } from "./004-audit.ts";
+import { migration as m005 } from "./005-login-throttle.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
   "002-content": m002,
   "003-repositories": m003,
   "004-audit": m004,
+  "005-login-throttle": m005,
 };

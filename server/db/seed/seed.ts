@@ -9,6 +9,7 @@ import { v7 as uuidv7 } from "uuid";
 import { GROUP_PRECEDENCE } from "../../../core/index.ts";
 import { buildCategory, buildContent, buildSubscription } from "../../../tests/factories/index.ts";
 import type { Auth } from "../../auth/auth.ts";
+import { withHashMemo } from "../../auth/password.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
 import { createContentCategoryRepo } from "../../modules/content/content-category.repo.ts";
 import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptions.repo.ts";
@@ -114,38 +115,43 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
   }
 
   const userIds = new Map<string, string>();
-  for (const account of DEMO_ACCOUNTS) {
-    let user = await users.getByEmail(account.email);
-    if (!user) {
-      await auth.api.signUpEmail({
-        body: {
-          email: account.email,
-          password: DEMO_PASSWORD,
-          name: account.name,
-          username: account.username,
-        },
-      });
-      user = await users.getByEmail(account.email);
-      if (!user) throw new Error(`demo account ${account.email} was not created`);
-      const author = DEMO_AUTHORS.find((a) => a.username === account.username);
-      user = await users.update(user.id, {
-        emailVerified: true,
-        accountType: account.accountType,
-        displayName: author?.displayName ?? account.name,
-        isActive: true,
-      });
-      await users.addAll(user.id, account.groups);
-      await subscriptions.create(
-        buildSubscription(user.id, {
-          tier: account.subscriptionTier,
-          source: "demo",
-          tenantId: account.accountType === "business" ? org.id : null,
-          metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
-        }),
-      );
+  // The demo accounts share the published demo password: hash it once (scrypt N=2^17 is slow by design).
+  await withHashMemo(async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      let user = await users.getByEmail(account.email);
+      if (!user) {
+        await auth.api.signUpEmail({
+          body: {
+            email: account.email,
+            password: DEMO_PASSWORD,
+            name: account.name,
+            username: account.username,
+          },
+        });
+        user = await users.getByEmail(account.email);
+        if (!user) throw new Error(`demo account ${account.email} was not created`);
+        const author = DEMO_AUTHORS.find((a) => a.username === account.username);
+        user = await users.update(user.id, {
+          emailVerified: true,
+          accountType: account.accountType,
+          displayName: author?.displayName ?? account.name,
+          isActive: true,
+        });
+        // Sign-up gave the account the free tier (group + subscription); the demo rows replace them.
+        await users.setGroups(user.id, account.groups);
+        await db.deleteFrom("user_subscription").where("userId", "=", user.id).execute();
+        await subscriptions.create(
+          buildSubscription(user.id, {
+            tier: account.subscriptionTier,
+            source: "demo",
+            tenantId: account.accountType === "business" ? org.id : null,
+            metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
+          }),
+        );
+      }
+      userIds.set(account.username, user.id);
     }
-    userIds.set(account.username, user.id);
-  }
+  });
 
   const categoryIds = new Map<string, { id: string; defaultTier: string | null }>();
   for (const c of DEMO_CATEGORIES) {

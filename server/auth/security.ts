@@ -1,0 +1,42 @@
+/**
+ * The identity security parts shared by Better Auth's hooks, the session checks and the
+ * account/admin REST handlers, all on one database and one clock.
+ */
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { DB } from "../db/schema.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { AuthSecurity } from "./auth.ts";
+import { createSecurityAudit } from "./security-audit.ts";
+import { createSessionGuard } from "./session-guard.ts";
+import { createLoginThrottle } from "./throttle.ts";
+
+export interface AuthSecurityOptions {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  secret: string;
+  secureCookies: boolean;
+  /** epoch ms; tests inject a controllable clock */
+  now?: () => number;
+  logger?: Logger;
+}
+
+export function createAuthSecurity(options: AuthSecurityOptions): AuthSecurity {
+  const now = options.now ?? Date.now;
+  const audit = createSecurityAudit(options.db, now, options.logger);
+  return {
+    db: options.db,
+    mailer: options.mailer,
+    now,
+    audit,
+    logger: options.logger,
+    throttle: createLoginThrottle(options.db, now),
+    guard: createSessionGuard({
+      db: options.db,
+      secret: options.secret,
+      secureCookies: options.secureCookies,
+      now,
+      audit,
+    }),
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * The session rules of spec §4/§9 and SECURITY.md §7, in ONE place, used by every channel
+ * (pages, REST, Better Auth's own endpoints, later GraphQL) through `identity` and the HTTP app:
+ *
+ * - absolute lifetime 24 h from the original sign-in (`issuedAt`, kept across rotations);
+ * - idle time-out 30 min from the last activity (`lastActiveAt`; pages and POST
+ *   /api/account/activity mark activity, the security check itself does not);
+ * - rotation every 6 h: a new session row and token, the old row deleted (the old token dies),
+ *   the new cookie set — only where the caller can set a cookie (`rotate: true`);
+ * - device binding: a hash of the user agent and accept-language recorded at sign-in; a mismatch
+ *   revokes the session and records a `device_mismatch` audit event.
+ * A failed check deletes the session row, so the next request is signed out everywhere.
+ * Times come from the injected clock (`now`), so tests can move time.
+ */
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { generateRandomString, makeSignature } from "better-auth/crypto";
+import type { Kysely } from "kysely";
+import {
+  evaluateSession,
+  isRecentlyActive,
+  SESSION_ABSOLUTE_MS,
+  type SessionFailure,
+  TOKEN_ROTATION_MS,
+} from "../../core/index.ts";
+import type { DB } from "../db/schema.ts";
+import { normaliseIp } from "./client-ip.ts";
+import type { SecurityAudit } from "./security-audit.ts";
+
+export const CLIENT_IP_HEADER = "x-lumen-client-ip";
+/** Activity is written at most this often (page views), to keep reads cheap. */
+const ACTIVITY_WRITE_MS = 30_000;
+
+export type GuardFailure = SessionFailure | "no-session";
+
+export interface GuardSession {
+  id: string;
+  userId: string;
+  issuedAt: number;
+  lastActiveAt: number;
+  rotatedAt: number;
+  expiresAt: number;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export interface GuardUser {
+  id: string;
+  email: string;
+  name: string;
+  username: string | null;
+  accountType: string | null;
+}
+
+export type GuardResult =
+  | { ok: true; session: GuardSession; user: GuardUser; setCookie?: string }
+  | { ok: false; reason: GuardFailure; clearCookie?: string };
+
+export interface GuardOptions {
+  db: Kysely<DB>;
+  secret: string;
+  secureCookies: boolean;
+  now: () => number;
+  audit: SecurityAudit;
+}
+
+const epoch = (value: unknown): number | null => {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "number" || typeof value === "bigint") return Number(value);
+  const n = Number(value);
+  if (Number.isFinite(n) && /^\d+$/.test(String(value))) return n;
+  const parsed = Date.parse(String(value));
+  return Number.isNaN(parsed) ? null : parsed;
+};
+
+/** Hash of the device attributes a browser sends on every request (no secrets; not reversible). */
+export function deviceFingerprint(headers: Headers): string {
+  const ua = headers.get("user-agent") ?? "";
+  const lang = headers.get("accept-language") ?? "";
+  return createHash("sha256").update(`${ua}\n${lang}`).digest("base64url");
+}
+
+function readCookie(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+export function createSessionGuard(options: GuardOptions) {
+  const { db, now, audit } = options;
+  const cookieName = `${options.secureCookies ? "__Secure-" : ""}lumen.session_token`;
+  const attributes = `Path=/; HttpOnly; SameSite=Lax${options.secureCookies ? "; Secure" : ""}`;
+
+  /** The session token of a signed cookie, or null when missing or the signature is wrong. */
+  async function tokenFrom(headers: Headers): Promise<string | null> {
+    const raw = readCookie(headers.get("cookie"), cookieName);
+    if (!raw) return null;
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    const dot = value.lastIndexOf(".");
+    if (dot <= 0) return null;
+    const token = value.slice(0, dot);
+    const given = Buffer.from(value.slice(dot + 1));
+    const expected = Buffer.from(await makeSignature(token, options.secret));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return token;
+  }
+
+  async function cookieFor(token: string, maxAgeS: number): Promise<string> {
+    const value = encodeURIComponent(`${token}.${await makeSignature(token, options.secret)}`);
+    return `${cookieName}=${value}; Max-Age=${Math.max(0, Math.floor(maxAgeS))}; ${attributes}`;
+  }
+
+  const clearCookie = `${cookieName}=; Max-Age=0; ${attributes}`;
+
+  async function revoke(sessionId: string): Promise<void> {
+    await db.deleteFrom("session").where("id", "=", sessionId).execute();
+  }
+
+  return {
+    cookieName,
+    clearCookie,
+    tokenFrom,
+
+    /** Records the sign-in time and device of a new session (Better Auth's session.create hook). */
+    async bind(sessionId: string, headers: Headers | null | undefined): Promise<void> {
+      const t = now();
+      await db
+        .updateTable("session")
+        .set({
+          issuedAt: t,
+          lastActiveAt: t,
+          rotatedAt: t,
+          fingerprint: headers ? deviceFingerprint(headers) : null,
+        })
+        .where("id", "=", sessionId)
+        .execute();
+    },
+
+    /**
+     * The check. `rotate`: issue a new token when due (the caller must send `setCookie`).
+     * `markActivity`: the request counts as user activity (`force` writes it even if recent).
+     */
+    async check(
+      headers: Headers,
+      opts: { rotate?: boolean; markActivity?: boolean | "force" } = {},
+    ): Promise<GuardResult> {
+      const token = await tokenFrom(headers);
+      if (!token) return { ok: false, reason: "no-session" };
+      const row = await db
+        .selectFrom("session")
+        .innerJoin("user", "user.id", "session.userId")
+        .select([
+          "session.id as sessionId",
+          "session.userId",
+          "session.expiresAt",
+          "session.createdAt",
+          "session.issuedAt",
+          "session.lastActiveAt",
+          "session.rotatedAt",
+          "session.fingerprint",
+          "session.ipAddress",
+          "session.userAgent",
+          "user.email",
+          "user.name",
+          "user.username",
+          "user.accountType",
+          "user.isActive",
+        ])
+        .where("session.token", "=", token)
+        .executeTakeFirst();
+      if (!row) return { ok: false, reason: "no-session", clearCookie };
+      const ip = normaliseIp(headers.get(CLIENT_IP_HEADER));
+      const expiresAt = epoch(row.expiresAt) ?? 0;
+      if (expiresAt <= Date.now() || row.isActive === false || row.isActive === 0) {
+        await revoke(row.sessionId);
+        return { ok: false, reason: "no-session", clearCookie };
+      }
+      const t = now();
+      const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
+      const lastActiveAt = epoch(row.lastActiveAt) ?? issuedAt;
+      const rotatedAt = epoch(row.rotatedAt) ?? issuedAt;
+      const fingerprint = deviceFingerprint(headers);
+      if (row.fingerprint === null) {
+        // A session created without request headers (server-side calls) binds on first use.
+        await db.updateTable("session").set({ fingerprint }).where("id", "=", row.sessionId).execute();
+      }
+      const verdict = evaluateSession({
+        issuedAt,
+        lastActivityAt: lastActiveAt,
+        lastRotatedAt: rotatedAt,
+        now: t,
+        fingerprintMatches: row.fingerprint === null || row.fingerprint === fingerprint,
+      });
+      if (!verdict.ok) {
+        await revoke(row.sessionId);
+        await audit.record(verdict.reason === "device-mismatch" ? "device_mismatch" : "session_expired", {
+          actorId: row.userId,
+          ip,
+          targetType: "session",
+          targetId: row.sessionId,
+          details: { reason: verdict.reason },
+        });
+        return { ok: false, reason: verdict.reason, clearCookie };
+      }
+
+      let session: GuardSession = {
+        id: row.sessionId,
+        userId: row.userId,
+        issuedAt,
+        lastActiveAt,
+        rotatedAt,
+        expiresAt: issuedAt + SESSION_ABSOLUTE_MS,
+        ipAddress: row.ipAddress,
+        userAgent: row.userAgent,
+      };
+      if (opts.markActivity && (opts.markActivity === "force" || t - lastActiveAt >= ACTIVITY_WRITE_MS)) {
+        await db.updateTable("session").set({ lastActiveAt: t }).where("id", "=", row.sessionId).execute();
+        session = { ...session, lastActiveAt: t };
+      }
+
+      let setCookie: string | undefined;
+      if (opts.rotate && verdict.rotate) {
+        const newToken = generateRandomString(32);
+        const newId = randomUUID();
+        const realNow = new Date();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("session")
+            .values({
+              id: newId,
+              token: newToken,
+              userId: row.userId,
+              expiresAt: new Date(expiresAt).toISOString(),
+              createdAt: realNow.toISOString(),
+              updatedAt: realNow.toISOString(),
+              ipAddress: row.ipAddress,
+              userAgent: row.userAgent,
+              issuedAt,
+              lastActiveAt: session.lastActiveAt,
+              rotatedAt: t,
+              fingerprint: row.fingerprint ?? fingerprint,
+            })
+            .execute();
+          await trx.deleteFrom("session").where("id", "=", row.sessionId).execute();
+        });
+        session = { ...session, id: newId, rotatedAt: t };
+        setCookie = await cookieFor(newToken, (expiresAt - realNow.getTime()) / 1000);
+      }
+
+      return {
+        ok: true,
+        session,
+        setCookie,
+        user: {
+          id: row.userId,
+          email: row.email,
+          name: row.name,
+          username: row.username,
+          accountType: row.accountType,
+        },
+      };
+    },
+
+    revoke,
+  };
+}
+
+export type SessionGuard = ReturnType<typeof createSessionGuard>;
+
+/**
+ * Security level (spec §4), scored on the server:
+ * - +1 the session tokens are valid with more than 60 s left (checked by the guard);
+ * - +1 the security context holds: the device fingerprint is bound and matches;
+ * - +1 recent activity (within 5 minutes);
+ * - +1 the token is fresh (rotated or issued within the rotation interval of 6 h);
+ * - −1 for an Admin: privileged sessions need one more point for the same level.
+ * 4 → high, 3 → medium (2 for non-admins... see below), anything lower → low:
+ * score ≥ 4 → high, score ≥ 2 → medium, else low.
+ */
+export function securityLevel(input: {
+  session: GuardSession;
+  now: number;
+  isAdmin: boolean;
+}): "low" | "medium" | "high" {
+  const { session, now, isAdmin } = input;
+  let score = 0;
+  if (session.expiresAt - now > 60_000) score += 1;
+  score += 1; // the guard passed: fingerprint bound and matching
+  if (isRecentlyActive(session.lastActiveAt, now)) score += 1;
+  if (now - session.rotatedAt < TOKEN_ROTATION_MS) score += 1;
+  if (isAdmin) score -= 1;
+  return score >= 4 ? "high" : score >= 2 ? "medium" : "low";
+}
