@@ -277,14 +277,14 @@ export function createSessionGuard(options: GuardOptions) {
 export type SessionGuard = ReturnType<typeof createSessionGuard>;
 
 /**
- * Security level (spec §4), scored on the server:
- * - +1 the session tokens are valid with more than 60 s left (checked by the guard);
- * - +1 the security context holds: the device fingerprint is bound and matches;
- * - +1 recent activity (within 5 minutes);
- * - +1 the token is fresh (rotated or issued within the rotation interval of 6 h);
- * - −1 for an Admin: privileged sessions need one more point for the same level.
- * 4 → high, 3 → medium (2 for non-admins... see below), anything lower → low:
- * score ≥ 4 → high, score ≥ 2 → medium, else low.
+ * Security level (spec §4), scored on the server from the tokens, the security context, the
+ * admin role and recent activity:
+ * - +1 tokens: the session has more than 60 s of its absolute lifetime left;
+ * - +1 security context: the guard passed (device fingerprint bound and matching);
+ * - +1 recent activity: within the last 5 minutes;
+ * - +1 fresh token: issued or rotated within the 6-hour rotation interval;
+ * - −1 admin: a privileged session needs one more point for the same level.
+ * Score 4 → high, 2–3 → medium, 0–1 → low.
  */
 export function securityLevel(input: {
   session: GuardSession;

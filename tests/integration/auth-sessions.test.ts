@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
-import { call, cookiesOf, createConfirmedAccount, latestCode, signInCookie, TestClock } from "../helpers/auth.ts";
+import {
+  call,
+  cookiesOf,
+  createConfirmedAccount,
+  latestCode,
+  signInCookie,
+  TestClock,
+} from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const MIN = 60_000;
@@ -29,7 +36,13 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     const body = await res.json();
     expect(body.ok).toBe(true);
     expect(["low", "medium", "high"]).toContain(body.level);
-    expect(Object.keys(body.session).sort()).toEqual(["createdAt", "expiresAt", "id", "lastActiveAt", "rotatedAt"]);
+    expect(Object.keys(body.session).sort()).toEqual([
+      "createdAt",
+      "expiresAt",
+      "id",
+      "lastActiveAt",
+      "rotatedAt",
+    ]);
     expect(Date.parse(body.session.expiresAt) - Date.parse(body.session.createdAt)).toBe(24 * HOUR);
     expect(JSON.stringify(body)).not.toContain(cookie.split("=")[1]!.split(".")[0]!);
 
@@ -123,7 +136,11 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     expect(other.status).toBe(401);
     expect(await other.json()).toEqual({ ok: false, reason: "device-mismatch" });
     expect((await check(cookie, ua)).status).toBe(401);
-    const user = await server.runtime.database.db.selectFrom("user").select("id").where("email", "=", account.email).executeTakeFirstOrThrow();
+    const user = await server.runtime.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", account.email)
+      .executeTakeFirstOrThrow();
     const rows = await server.runtime.database.db
       .selectFrom("audit_log")
       .selectAll()
@@ -144,7 +161,14 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     const list = await res.json();
     expect(list).toHaveLength(2);
     for (const s of list) {
-      expect(Object.keys(s).sort()).toEqual(["createdAt", "current", "id", "ipAddress", "lastActiveAt", "userAgent"]);
+      expect(Object.keys(s).sort()).toEqual([
+        "createdAt",
+        "current",
+        "id",
+        "ipAddress",
+        "lastActiveAt",
+        "userAgent",
+      ]);
     }
     expect(list.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
     const text = JSON.stringify(list);
@@ -154,8 +178,15 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     const baList = await call(server.url, "/api/auth/list-sessions", undefined, { cookie: a });
     expect(baList.status).toBe(404);
 
-    const otherList = await (await call(server.url, "/api/account/sessions", undefined, { cookie: other })).json();
-    const notMine = await call(server.url, `/api/account/sessions/${otherList[0].id}`, {}, { cookie: a, method: "DELETE" });
+    const otherList = await (
+      await call(server.url, "/api/account/sessions", undefined, { cookie: other })
+    ).json();
+    const notMine = await call(
+      server.url,
+      `/api/account/sessions/${otherList[0].id}`,
+      {},
+      { cookie: a, method: "DELETE" },
+    );
     expect(notMine.status).toBe(404);
     expect((await check(other)).status).toBe(200);
 
@@ -185,7 +216,12 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
       { cookie: a },
     );
     expect(wrong.status).toBe(400);
-    const weak = await call(server.url, "/api/auth/change-password", { newPassword: "Changed-Passw0rd!" }, { cookie: a });
+    const weak = await call(
+      server.url,
+      "/api/auth/change-password",
+      { newPassword: "Changed-Passw0rd!" },
+      { cookie: a },
+    );
     expect(weak.status).toBe(400);
 
     const ok = await call(
@@ -212,7 +248,11 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     );
     expect(stale.status).toBe(403);
     expect((await stale.json()).code).toBe("SESSION_NOT_FRESH");
-    const audit = await server.runtime.database.db.selectFrom("audit_log").select("action").where("action", "=", "password_change").execute();
+    const audit = await server.runtime.database.db
+      .selectFrom("audit_log")
+      .select("action")
+      .where("action", "=", "password_change")
+      .execute();
     expect(audit.length).toBeGreaterThanOrEqual(1);
   });
 
@@ -225,14 +265,21 @@ describe.each(DIALECTS)("sessions (%s)", (dialect) => {
     expect((await check(cookie)).status).toBe(401);
 
     const db = server.runtime.database.db;
-    const user = await db.selectFrom("user").select("id").where("email", "=", account.email).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", account.email)
+      .executeTakeFirstOrThrow();
     const rows = await db.selectFrom("audit_log").selectAll().where("actorId", "=", user.id).execute();
     const actions = new Set(rows.map((r) => r.action));
-    for (const action of ["sign_up", "sign_in", "sign_in_failure", "sign_out"]) expect(actions).toContain(action);
+    for (const action of ["sign_up", "sign_in", "sign_in_failure", "sign_out"])
+      expect(actions).toContain(action);
     for (const r of rows) expect(r.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const all = JSON.stringify(await db.selectFrom("audit_log").selectAll().execute());
-    const hashes = (await db.selectFrom("account").select("password").execute()).map((r) => r.password).filter(Boolean);
+    const hashes = (await db.selectFrom("account").select("password").execute())
+      .map((r) => r.password)
+      .filter(Boolean);
     const tokens = (await db.selectFrom("session").select("token").execute()).map((r) => r.token);
     const code = await latestCode(server.dataDir, account.email);
     for (const secret of [...hashes, ...tokens, account.password, "Wrong-Passw0rd!", DEMO_PASSWORD, code]) {

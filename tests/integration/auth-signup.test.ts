@@ -30,7 +30,10 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
 
   it("sign-up → code by e-mail → confirm → sign-in; the new account is free/individual from rows", async () => {
     const account = newAccount("flow");
-    const res = await call(server.url, "/api/auth/sign-up/email", { ...account, phoneNumber: "+14155550123" });
+    const res = await call(server.url, "/api/auth/sign-up/email", {
+      ...account,
+      phoneNumber: "+14155550123",
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.token ?? null).toBeNull();
@@ -70,21 +73,36 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     expect(cookie).toMatch(/SameSite=Lax/);
 
     const db = server.runtime.database.db;
-    const user = await db.selectFrom("user").selectAll().where("email", "=", account.email).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom("user")
+      .selectAll()
+      .where("email", "=", account.email)
+      .executeTakeFirstOrThrow();
     expect(user.accountType).toBe("individual");
     expect(user.role).toBeNull();
-    const groups = await db.selectFrom("user_group").select("groupName").where("userId", "=", user.id).execute();
+    const groups = await db
+      .selectFrom("user_group")
+      .select("groupName")
+      .where("userId", "=", user.id)
+      .execute();
     expect(groups.map((g) => g.groupName)).toEqual(["individual-free"]);
     const subs = await db.selectFrom("user_subscription").selectAll().where("userId", "=", user.id).execute();
     expect(subs.map((s) => [s.tier, s.status])).toEqual([["free", "active"]]);
-    const hash = await db.selectFrom("account").select("password").where("userId", "=", user.id).executeTakeFirstOrThrow();
+    const hash = await db
+      .selectFrom("account")
+      .select("password")
+      .where("userId", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(hash.password).toMatch(/^scrypt\$17\$8\$1\$/);
   });
 
   it("sign-up with an existing e-mail answers like a new one; the owner gets a notice, not a code", async () => {
     const existing = await createConfirmedAccount(server.url, server.dataDir, "dup");
     const fresh = newAccount("fresh");
-    const a = await call(server.url, "/api/auth/sign-up/email", { ...newAccount("x"), email: existing.email });
+    const a = await call(server.url, "/api/auth/sign-up/email", {
+      ...newAccount("x"),
+      email: existing.email,
+    });
     const b = await call(server.url, "/api/auth/sign-up/email", fresh);
     expect(a.status).toBe(b.status);
     const aBody = await a.json();
@@ -138,7 +156,12 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
   it("refuses role, tier, groups, emailVerified, accountType and isActive in the sign-up body", async () => {
     for (const field of ["role", "tier", "groups", "emailVerified", "accountType", "isActive"]) {
       const account = newAccount("mass");
-      const value = field === "groups" ? ["app-owner"] : field === "emailVerified" || field === "isActive" ? true : "admin";
+      const value =
+        field === "groups"
+          ? ["app-owner"]
+          : field === "emailVerified" || field === "isActive"
+            ? true
+            : "admin";
       const res = await call(server.url, "/api/auth/sign-up/email", { ...account, [field]: value });
       expect(res.status, field).toBe(400);
       const body = await res.json();
@@ -177,10 +200,16 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     expect(second).toMatch(/^\d{6}$/);
     // The newest code confirms; the first is replaced.
     if (first !== second) {
-      const old = await call(server.url, "/api/auth/email-otp/verify-email", { email: account.email, otp: first });
+      const old = await call(server.url, "/api/auth/email-otp/verify-email", {
+        email: account.email,
+        otp: first,
+      });
       expect(old.status).toBe(400);
     }
-    const ok = await call(server.url, "/api/auth/email-otp/verify-email", { email: account.email, otp: second });
+    const ok = await call(server.url, "/api/auth/email-otp/verify-email", {
+      email: account.email,
+      otp: second,
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -188,7 +217,9 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     const account = await createConfirmedAccount(server.url, server.dataDir, "reset");
     const cookie = await signInCookie(server.url, account.email, account.password);
 
-    const unknown = await call(server.url, "/api/auth/forget-password/email-otp", { email: "nobody@example.test" });
+    const unknown = await call(server.url, "/api/auth/forget-password/email-otp", {
+      email: "nobody@example.test",
+    });
     const known = await call(server.url, "/api/auth/forget-password/email-otp", { email: account.email });
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
@@ -211,7 +242,10 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
 
     const check = await call(server.url, "/api/account/security-check", undefined, { cookie });
     expect(check.status).toBe(401);
-    const old = await call(server.url, "/api/auth/sign-in/email", { email: account.email, password: account.password });
+    const old = await call(server.url, "/api/auth/sign-in/email", {
+      email: account.email,
+      password: account.password,
+    });
     expect(old.status).toBe(401);
     await signInCookie(server.url, account.email, newPassword);
   });
@@ -238,7 +272,10 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     expect((await bad.json()).message).toMatch(/not valid JSON/);
     const array = await call(server.url, "/api/auth/sign-up/email", "[1,2]");
     expect(array.status).toBe(400);
-    const big = await call(server.url, "/api/auth/sign-up/email", { ...newAccount("big"), name: "x".repeat(70_000) });
+    const big = await call(server.url, "/api/auth/sign-up/email", {
+      ...newAccount("big"),
+      name: "x".repeat(70_000),
+    });
     expect(big.status).toBe(413);
     expect((await big.json()).message).toMatch(/larger than 64 KB/);
     const wrongTypes = await call(server.url, "/api/auth/sign-in/email", { email: 42, password: ["x"] });
