@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 export interface CachedPage {
   status: number;
   headers: Array<[string, string]>;
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   /** CSP `'sha256-…'` sources, one per inline script of the page. */
   scriptHashes: string[];
   expiresAt: number;
@@ -58,7 +58,7 @@ export function createPageCache(options: PageCacheOptions) {
       return hit;
     },
     /** Stores a rendered 200 HTML response; returns false when it is not cacheable. */
-    async put(key: string, response: Response): Promise<{ stored: boolean; body: Uint8Array }> {
+    async put(key: string, response: Response): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer> }> {
       const body = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get("content-type") ?? "";
       const cacheable =

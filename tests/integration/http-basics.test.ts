@@ -79,13 +79,40 @@ describe.each(DIALECTS)("HTTP basics (%s)", (dialect) => {
     }
   });
 
-  it("every inline script on a page carries the CSP nonce", async () => {
-    const res = await fetch(`${server.url}/`);
-    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1];
-    const html = await res.text();
-    const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)];
+  it("every inline script on a page is allowed by its CSP: the nonce when rendered, hashes when cached", async () => {
+    const path = `/pricing?probe=${Date.now()}`;
+    const first = await fetch(`${server.url}${path}`);
+    expect(first.headers.get("x-cache")).toBe("miss");
+    const nonce = /'nonce-([^']+)'/.exec(first.headers.get("content-security-policy") ?? "")![1];
+    const html = await first.text();
+    const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const s of scripts) expect(s[1]).toContain(`nonce="${nonce}"`);
+
+    const second = await fetch(`${server.url}${path}`);
+    expect(second.headers.get("x-cache")).toBe("hit");
+    const csp = second.headers.get("content-security-policy") ?? "";
+    expect(csp).not.toContain("nonce-");
+    expect(csp).toContain("object-src 'none'");
+    const cached = await second.text();
+    expect(cached).toBe(html);
+    const { createHash } = await import("node:crypto");
+    for (const s of cached.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+      const hash = createHash("sha256")
+        .update(s[1] ?? "", "utf8")
+        .digest("base64");
+      expect(csp).toContain(`'sha256-${hash}'`);
+    }
+  });
+
+  it("never serves a signed-in reader from the visitors' page cache", async () => {
+    await fetch(`${server.url}/dashboard/reports`);
+    await fetch(`${server.url}/`);
+    const res = await fetch(`${server.url}/`, { headers: { cookie: ownerCookie } });
+    expect(res.headers.get("x-cache")).toBeNull();
+    expect(await res.text()).toContain("Olive Owner");
+    const anon = await fetch(`${server.url}/`);
+    expect(await anon.text()).not.toContain("Olive Owner");
   });
 
   it.each([
