@@ -4,9 +4,13 @@ import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import pino, { type Logger } from "pino";
 import type { UserContext } from "../core/index.ts";
+import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
 import { createIdentity, type Identity } from "./auth/identity.ts";
 import { createAuthSecurity } from "./auth/security.ts";
+import { createServiceCredentials, type ServiceCredentials } from "./auth/service-credentials.ts";
+import { createTokenService, type TokenService } from "./auth/tokens.ts";
+import { localIdTokenVerifier } from "./auth/tokens-verifiers.ts";
 import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
@@ -14,6 +18,8 @@ import type { Env } from "./env.ts";
 import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createContentService } from "./modules/content/content.service.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
+import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
+import { createProfileService } from "./modules/users/profile.service.ts";
 import type { AppServices } from "./services.ts";
 import { LocalObjectStore } from "./storage/local-store.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
@@ -32,6 +38,10 @@ export interface Runtime {
   /** User context with the session checks; `resolveRequest` may rotate the token (pages). */
   identity: Identity;
   services: AppServices;
+  /** Signed ID and service tokens (JWKS in the database). */
+  tokens: TokenService;
+  apiKeys: ApiKeyService;
+  serviceCredentials: ServiceCredentials;
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
   close(): Promise<void>;
@@ -98,12 +108,19 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
 
     const storage: ObjectStore = new LocalObjectStore(env.STORAGE_URL || path.join(env.DATA_DIR, "objects"));
     const featureFlags = { debugMode: true, search: false, comments: false, repositoryBrowser: false };
+    const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
+    const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });
+    const serviceCredentials = createServiceCredentials({ db: database.db, secret, now: authSecurity.now });
     const identity = createIdentity({
       db: database.db,
       guard: authSecurity.guard,
       now: authSecurity.now,
       featureFlags,
       environment: env.NODE_ENV,
+      bearerVerifiers: [localIdTokenVerifier(tokens)],
+      tokens,
+      apiKeys,
+      serviceCredentials,
     });
     const content = createContentService({ db: database.db, storage, logger });
 
@@ -142,6 +159,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       },
       content,
       diagnostics,
+      organizations: createOrganizationsService({
+        db: database.db,
+        mailer,
+        now: authSecurity.now,
+        baseUrl: baseURL,
+      }),
+      profile: createProfileService({ db: database.db, storage, now: authSecurity.now }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
@@ -159,6 +183,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       authSecurity,
       identity,
       services,
+      tokens,
+      apiKeys,
+      serviceCredentials,
       resolveUser: (headers) => identity.resolveUser(headers),
       close: () => database.close(),
     };

@@ -6,6 +6,8 @@
  * This file holds the contract only (types); `server/app-services.ts` builds the instance.
  */
 import type { Tier, UserContext } from "../core/index.ts";
+import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
+import type { ProfileService } from "./modules/users/profile.service.ts";
 
 export type Actor = UserContext;
 
@@ -163,4 +165,8 @@ export interface AppServices {
   config: PublicConfig;
   content: ContentService;
   diagnostics: DiagnosticsService;
+  /** Organisations: details, members, invitations (access checked in the service). */
+  organizations: OrganizationsService;
+  /** The signed-in user's own profile, avatar, export and deletion. */
+  profile: ProfileService;
 }

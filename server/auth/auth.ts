@@ -1,6 +1,8 @@
-import { betterAuth } from "better-auth";
+import { type BetterAuthPlugin, betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { emailOTP } from "better-auth/plugins/email-otp";
+import { phoneNumber } from "better-auth/plugins/phone-number";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { username } from "better-auth/plugins/username";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -11,10 +13,23 @@ import {
   SESSION_ABSOLUTE_MS,
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import { createSubscriptionsRepo } from "../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../modules/users/users.repo.ts";
 import { normaliseIp } from "./client-ip.ts";
+import {
+  createMfaStore,
+  MFA_ISSUER,
+  matchStoredTotp,
+  PHONE_OTP_EXPIRES_S,
+  PHONE_PATTERN,
+  SECOND_FACTOR_PATHS,
+  SMS_2FA_OTP_MINUTES,
+  SMS_OTP_DIGITS,
+  smsText,
+  WRONG_CODE_ERRORS,
+  wrongCodeError,
+} from "./mfa.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import type { SecurityAudit } from "./security-audit.ts";
 import { CLIENT_IP_HEADER, type SessionGuard } from "./session-guard.ts";
@@ -25,6 +40,7 @@ import {
   type ThrottleKey,
   unknownAccountKey,
 } from "./throttle.ts";
+import { TOTP_DIGITS, TOTP_PERIOD_S } from "./totp.ts";
 import {
   EMAIL_NOT_VERIFIED_MESSAGE,
   FORBIDDEN_INPUT_FIELDS,
@@ -59,6 +75,8 @@ export interface AuthOptions {
 export interface AuthSecurity {
   db: Kysely<DB>;
   mailer: Mailer;
+  /** SMS sender for phone verification and second-factor codes (null: SMS codes are refused). */
+  sms: SmsSender | null;
   guard: SessionGuard;
   throttle: LoginThrottle;
   audit: SecurityAudit;
@@ -67,6 +85,28 @@ export interface AuthSecurity {
 }
 
 const SIGN_IN_PATHS = new Set(["/sign-in/email", "/sign-in/username"]);
+/** Changes that need a sign-in at most FRESH_SIGN_IN_MS old (SECURITY.md §9). */
+const FRESH_PATHS = new Set([
+  "/change-password",
+  "/change-email",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/two-factor/generate-backup-codes",
+  "/phone-number/send-otp",
+  "/phone-number/verify",
+]);
+/** What a second-factor request is about: the pending sign-in's user, or the signed-in user. */
+type SecondFactorSubject = { userId: string; signIn: boolean; enabling: boolean };
+/** Minimal view of a Better Auth hook context used by the second-factor helpers. */
+interface HookContext {
+  headers?: Headers;
+  getSignedCookie(key: string, secret: string): Promise<string | null | false>;
+  context: {
+    secret: string;
+    createAuthCookie(name: string): { name: string };
+    internalAdapter: { findVerificationValue(identifier: string): Promise<{ value: string } | null> };
+  };
+}
 const OTP_SEND_PATHS = new Set([
   "/email-otp/send-verification-otp",
   "/forget-password/email-otp",
@@ -162,6 +202,85 @@ export function createAuth(options: AuthOptions) {
       .execute();
   }
 
+  const mfa = sec ? createMfaStore(sec.db) : null;
+  /** Per-request second-factor subject, from the before hook to the after hook. */
+  const secondFactorSubjects = new WeakMap<Headers, SecondFactorSubject>();
+
+  /** The user of a pending two-factor sign-in challenge (its signed cookie), or null. */
+  async function challengeUser(ctx: HookContext): Promise<string | null> {
+    const cookie = ctx.context.createAuthCookie("two_factor");
+    const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+    if (!identifier) return null;
+    const record = await ctx.context.internalAdapter.findVerificationValue(identifier);
+    return record?.value ?? null;
+  }
+
+  /** A wrong second-factor code: audit, and during sign-in it counts toward the lockout. */
+  async function secondFactorFailed(
+    subject: SecondFactorSubject,
+    method: string,
+    ip: string | null,
+    reason: string,
+  ) {
+    if (!sec) return;
+    await sec.audit.record("mfa_failure", {
+      actorId: subject.userId,
+      ip,
+      details: { method, reason, during: subject.signIn ? "sign-in" : "settings" },
+    });
+    if (!subject.signIn) return;
+    const lockedNow = await sec.throttle.recordFailure([
+      accountKey(subject.userId),
+      addressKey(ip ?? "unknown"),
+    ]);
+    if (lockedNow.length) {
+      await sec.audit.record("lockout", {
+        actorId: subject.userId,
+        ip,
+        details: { scope: lockedNow.map((k) => k.split(":")[0]!).join(","), factor: method },
+      });
+    }
+  }
+
+  /** Sends an SMS through the configured sender (refused when none is configured). */
+  async function sendSms(to: string, text: string) {
+    if (!sec?.sms) {
+      throw new APIError("BAD_REQUEST", {
+        code: "SMS_NOT_CONFIGURED",
+        message: "SMS codes are not available.",
+      });
+    }
+    await sec.sms.send({ to, text });
+  }
+
+  /**
+   * Runs after the two-factor plugin on sign-in: offers "otp" (a code by SMS) only to accounts
+   * with a verified phone number.
+   */
+  function mfaMethodsPlugin() {
+    return {
+      id: "lumen-mfa-methods",
+      hooks: {
+        after: [
+          {
+            matcher: (context: { path?: string }) => SIGN_IN_PATHS.has(context.path ?? ""),
+            handler: createAuthMiddleware(async (ctx) => {
+              const returned = bodyOf(ctx.context.returned);
+              if (returned.twoFactorRedirect !== true || !mfa) return;
+              const { userId } = await signInKeys(ctx.path, bodyOf(ctx.body), ctx.headers);
+              const hasPhone = userId ? (await mfa.verifiedPhone(userId)) !== null : false;
+              const methods = Array.isArray(returned.twoFactorMethods) ? returned.twoFactorMethods : [];
+              return ctx.json({
+                twoFactorRedirect: true,
+                twoFactorMethods: methods.filter((m) => m !== "otp" || hasPhone),
+              });
+            }),
+          },
+        ],
+      },
+    } satisfies BetterAuthPlugin;
+  }
+
   /** The signed-in session of a Better Auth request, checked by the guard (null when none). */
   async function guardedSession(headers: Headers | undefined) {
     if (!sec || !headers) return null;
@@ -191,6 +310,12 @@ export function createAuth(options: AuthOptions) {
       "/reset-password",
       "/verify-email",
       "/send-verification-email",
+      // Sign-in by phone number stays off (it would skip the password and the second factor).
+      "/sign-in/phone-number",
+      "/phone-number/request-password-reset",
+      "/phone-number/reset-password",
+      // The secret is shown once, at enrolment.
+      "/two-factor/get-totp-uri",
     ],
     emailAndPassword: {
       enabled: true,
@@ -240,6 +365,9 @@ export function createAuth(options: AuthOptions) {
         "/change-password": { window: 60, max: 20 },
         "/email-otp/*": { window: 60, max: 30 },
         "/forget-password/*": { window: 60, max: 30 },
+        // Wrong second-factor codes are limited by the account lockout; this only stops floods.
+        "/two-factor/*": { window: 60, max: 60 },
+        "/phone-number/*": { window: 60, max: 20 },
       },
     },
     advanced: {
@@ -309,7 +437,13 @@ export function createAuth(options: AuthOptions) {
               fields,
             });
           }
-          return { context: { body: { ...body, email: parsed.data.email, username: parsed.data.username } } };
+          // A phone number becomes the account's only once verified by SMS in /settings.
+          const phone = body.phoneNumber === undefined ? {} : { phoneNumber: "" };
+          return {
+            context: {
+              body: { ...body, ...phone, email: parsed.data.email, username: parsed.data.username },
+            },
+          };
         }
         if (SIGN_IN_PATHS.has(path)) {
           const { keys } = await signInKeys(path, body, ctx.headers);
@@ -325,7 +459,38 @@ export function createAuth(options: AuthOptions) {
           if (str(body.email)) await enforceOtpCooldown(kind, str(body.email));
           return;
         }
-        if (path === "/change-password" || path === "/change-email") {
+        const factor = SECOND_FACTOR_PATHS.get(path);
+        if (factor && mfa) {
+          const ip = ipOf(ctx.headers);
+          const current = await guardedSession(ctx.headers);
+          const challenged = current ? null : await challengeUser(ctx as unknown as HookContext);
+          const userId = current?.user.id ?? challenged;
+          if (!userId) return; // Better Auth answers: no two-factor challenge
+          const row = await mfa.twoFactorRow(userId);
+          const subject: SecondFactorSubject = {
+            userId,
+            signIn: !current,
+            enabling:
+              !!current && factor === "totp" && !!row && !(row.verified === true || row.verified === 1),
+          };
+          if (ctx.headers) secondFactorSubjects.set(ctx.headers, subject);
+          if (subject.signIn) {
+            const state = await sec.throttle.check([accountKey(userId), addressKey(ip ?? "unknown")]);
+            if (state.locked) throw tooManyAttempts(state.retryAfterS);
+          }
+          const code = str(body.code);
+          if (factor === "totp" && row && code) {
+            // A code is accepted once: claim its time step before Better Auth checks it.
+            const step = await matchStoredTotp(ctx.context.secretConfig, row.secret, code, Date.now());
+            if (step !== null && !(await mfa.claimStep(userId, step, sec.now()))) {
+              await secondFactorFailed(subject, factor, ip, "replayed");
+              throw wrongCodeError();
+            }
+          }
+          // No "trust this device": every sign-in asks for the second factor.
+          return { context: { body: { ...body, trustDevice: false } } };
+        }
+        if (FRESH_PATHS.has(path)) {
           const current = await guardedSession(ctx.headers);
           if (current && sec.now() - current.session.issuedAt >= FRESH_SIGN_IN_MS) {
             throw new APIError("FORBIDDEN", {
@@ -336,6 +501,44 @@ export function createAuth(options: AuthOptions) {
           if (path === "/change-password") {
             return { context: { body: { ...body, revokeOtherSessions: true } } };
           }
+          if (path === "/two-factor/enable") {
+            // TOTP first (verified with a code); SMS codes are an alternative once a phone is verified.
+            return { context: { body: { ...body, method: "totp" } } };
+          }
+          if (path.startsWith("/phone-number/")) {
+            if (!current) {
+              throw new APIError("UNAUTHORIZED", { code: "UNAUTHORIZED", message: "Sign in first." });
+            }
+            const phone = str(body.phoneNumber).trim();
+            if (!PHONE_PATTERN.test(phone)) {
+              throw new APIError("BAD_REQUEST", {
+                code: "VALIDATION_ERROR",
+                message: "Phone number must be in international format, e.g. +14155550123.",
+                fields: { phoneNumber: "Phone number must be in international format, e.g. +14155550123." },
+              });
+            }
+            if (path === "/phone-number/send-otp") {
+              await enforceOtpCooldown("phone", current.user.id);
+              return { context: { body: { phoneNumber: phone } } };
+            }
+            // Verification only adds the number to the signed-in account (never signs anyone in).
+            return {
+              context: { body: { phoneNumber: phone, code: str(body.code), updatePhoneNumber: true } },
+            };
+          }
+          return;
+        }
+        if (path === "/two-factor/send-otp" && mfa) {
+          const current = await guardedSession(ctx.headers);
+          const userId = current?.user.id ?? (await challengeUser(ctx as unknown as HookContext));
+          if (!userId) return;
+          if (!(await mfa.verifiedPhone(userId))) {
+            throw new APIError("BAD_REQUEST", {
+              code: "NO_VERIFIED_PHONE",
+              message: "Add and verify a phone number in settings to receive codes by SMS.",
+            });
+          }
+          await enforceOtpCooldown("2fa-sms", userId);
           return;
         }
         if (path === "/sign-out") {
@@ -386,6 +589,10 @@ export function createAuth(options: AuthOptions) {
             });
           }
           const newSession = ctx.context.newSession;
+          // Password right, second factor pending: no sign-in yet (the lockout count stays).
+          if (!failed && newSession && (newSession.user as { twoFactorEnabled?: unknown }).twoFactorEnabled) {
+            return;
+          }
           if (!failed && newSession) {
             await sec.throttle.reset(accountKey(newSession.user.id));
             await sec.audit.record("sign_in", {
@@ -396,6 +603,53 @@ export function createAuth(options: AuthOptions) {
               details: { method: path === "/sign-in/email" ? "email" : "username" },
             });
           }
+          return;
+        }
+        const factor = SECOND_FACTOR_PATHS.get(path);
+        if (factor) {
+          const subject = ctx.headers ? secondFactorSubjects.get(ctx.headers) : undefined;
+          if (!subject) return;
+          if (failed) {
+            const code = str(bodyOf(returned.body).code);
+            if (WRONG_CODE_ERRORS.has(code))
+              await secondFactorFailed(subject, factor, ip, code.toLowerCase());
+            return;
+          }
+          if (factor === "backup_code") {
+            await sec.audit.record("backup_code_used", { actorId: subject.userId, ip });
+          }
+          if (subject.signIn) {
+            await sec.throttle.reset(accountKey(subject.userId));
+            const session = ctx.context.newSession?.session;
+            await sec.audit.record("sign_in", {
+              actorId: subject.userId,
+              ip,
+              targetType: session ? "session" : null,
+              targetId: session?.id ?? null,
+              details: { method: "password", secondFactor: factor },
+            });
+          } else if (subject.enabling) {
+            await sec.audit.record("mfa_enabled", {
+              actorId: subject.userId,
+              ip,
+              details: { method: "totp" },
+            });
+          }
+          return;
+        }
+        if (path === "/two-factor/disable" && !failed) {
+          const userId = ctx.context.newSession?.user.id ?? null;
+          await sec.audit.record("mfa_disabled", { actorId: userId, ip });
+          return;
+        }
+        if (path === "/phone-number/verify" && !failed) {
+          const userId = str(bodyOf(bodyOf(returned).user).id) || null;
+          await sec.audit.record("phone_verified", {
+            actorId: userId,
+            ip,
+            targetType: "user",
+            targetId: userId,
+          });
           return;
         }
         if (path === "/sign-up/email" && !failed) {
@@ -440,6 +694,38 @@ export function createAuth(options: AuthOptions) {
     },
     plugins: [
       username({ minUsernameLength: 3, maxUsernameLength: 30 }),
+      twoFactor({
+        issuer: MFA_ISSUER,
+        totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_S },
+        // Backup codes encrypted at rest with the auth secret; a used code is removed.
+        backupCodeOptions: { storeBackupCodes: "encrypted", amount: 10, length: 10 },
+        otpOptions: {
+          digits: SMS_OTP_DIGITS,
+          period: SMS_2FA_OTP_MINUTES,
+          storeOTP: "hashed",
+          allowedAttempts: OTP_ATTEMPTS,
+          async sendOTP({ user, otp }) {
+            const phone = mfa ? await mfa.verifiedPhone(user.id) : null;
+            if (!phone) {
+              throw new APIError("BAD_REQUEST", {
+                code: "NO_VERIFIED_PHONE",
+                message: "Add and verify a phone number in settings to receive codes by SMS.",
+              });
+            }
+            await sendSms(phone, smsText("sign-in", otp, SMS_2FA_OTP_MINUTES));
+          },
+        },
+      }),
+      phoneNumber({
+        otpLength: SMS_OTP_DIGITS,
+        expiresIn: PHONE_OTP_EXPIRES_S,
+        allowedAttempts: OTP_ATTEMPTS,
+        phoneNumberValidator: (value) => PHONE_PATTERN.test(value),
+        async sendOTP({ phoneNumber: to, code }) {
+          await sendSms(to, smsText("verify", code, PHONE_OTP_EXPIRES_S / 60));
+        },
+      }),
+      mfaMethodsPlugin(),
       emailOTP({
         otpLength: OTP_LENGTH,
         expiresIn: OTP_EXPIRES_S,

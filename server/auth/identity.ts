@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import {
   buildUserContext,
   type Claims,
+  NoValidTokensError,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,
@@ -9,7 +10,10 @@ import {
   visitorContext,
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
+import type { ApiKeyService } from "./api-keys.ts";
+import type { ServiceCredentials } from "./service-credentials.ts";
 import type { SessionGuard } from "./session-guard.ts";
+import type { TokenService } from "./tokens.ts";
 
 export interface IdentityDeps {
   db: Kysely<DB>;
@@ -17,6 +21,68 @@ export interface IdentityDeps {
   now: () => number;
   environment: string;
   featureFlags: Record<string, boolean>;
+  /**
+   * Bearer ID-token verifiers, tried in order (our own tokens first; an external OIDC provider
+   * with Cognito-style claims may follow). See `tokens-verifiers.ts`.
+   */
+  bearerVerifiers?: BearerVerifier[];
+  /** Service tokens (`token_use: "service"`) are verified with this. */
+  tokens?: TokenService;
+  apiKeys?: ApiKeyService;
+  serviceCredentials?: ServiceCredentials;
+}
+
+/** The claims of a verified bearer ID token; `local` tokens name a user row of this app. */
+export interface BearerVerification {
+  claims: Claims;
+  source: "local" | "external";
+}
+
+export interface BearerVerifier {
+  /** The claims of a valid, usable ID token, or null (never throws for a bad token). */
+  verify(token: string): Promise<BearerVerification | null>;
+}
+
+/**
+ * Who a REST (or GraphQL) request acts as:
+ * - visitor / session / bearer: a user context (scopes null: everything the user may do);
+ * - api-key: public reads only — the context is a visitor's, whoever owns the key;
+ * - service: a service credential's token, with its scopes.
+ */
+export type Actor =
+  | { kind: "visitor" | "session" | "bearer"; context: UserContext; scopes: null }
+  | { kind: "api-key"; context: UserContext; scopes: string[]; keyId: string; ownerId: string }
+  | { kind: "service"; context: UserContext; scopes: string[]; clientId: string };
+
+export type ActorResult =
+  | { ok: true; actor: Actor }
+  | {
+      ok: false;
+      status: 401 | 429;
+      code: "UNAUTHENTICATED" | "RATE_LIMITED";
+      message: string;
+      retryAfterS?: number;
+    };
+
+/** Roles granted to a service token with `content:read:all` (content gates only; no permissions). */
+export const SERVICE_READ_ALL_ROLES = ["User", "ContentCreator", "Editor", "ContentManager"];
+
+/**
+ * True when the actor may do what `scope` names. Users (session, bearer) and visitors are not
+ * scope-limited (their context decides); API keys and service tokens need the scope, where
+ * `content:read:all` includes `content:read`.
+ */
+export function actorHasScope(actor: Actor, scope: string): boolean {
+  if (actor.scopes === null) return true;
+  if (actor.scopes.includes(scope)) return true;
+  return scope === "content:read" && actor.kind === "service" && actor.scopes.includes("content:read:all");
+}
+
+/** `Authorization: Bearer <token>` → the token; another scheme or a malformed value → "" (refused). */
+export function bearerToken(header: string | null): string | null {
+  if (header === null) return null;
+  const m = /^Bearer[ ]+([A-Za-z0-9_.~+/=-]+)[ ]*$/i.exec(header);
+  return m ? m[1]! : "";
 }
 
 export interface IdentityUser {
@@ -137,8 +203,108 @@ export function createIdentity(deps: IdentityDeps) {
     }
   }
 
+  const unauthenticated = (message: string): ActorResult => ({
+    ok: false,
+    status: 401,
+    code: "UNAUTHENTICATED",
+    message,
+  });
+
+  async function userStillActive(userId: string): Promise<boolean> {
+    const row = await deps.db
+      .selectFrom("user")
+      .select(["id", "isActive"])
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    return !!row && row.isActive !== false && row.isActive !== 0;
+  }
+
+  function serviceContext(clientId: string, scopes: string[]): UserContext {
+    const readAll = scopes.includes("content:read:all");
+    if (!readAll) return visitor();
+    const context = buildUserContext(
+      { sub: `svc:${clientId}`, "custom:tier": "enterprise", "cognito:groups": [] },
+      { environment: deps.environment, featureFlags: deps.featureFlags },
+    );
+    return { ...context, authStatus: "authenticated", roles: [...SERVICE_READ_ALL_ROLES], permissions: [] };
+  }
+
+  /**
+   * The actor of a REST request: a bearer token (ID token or service token) in Authorization,
+   * else an API key in x-api-key, else the session cookie (visitor without one). A credential
+   * that is present but not valid is refused (401), never downgraded to a visitor.
+   */
+  async function resolveActor(headers: Headers): Promise<ActorResult> {
+    const token = bearerToken(headers.get("authorization"));
+    if (token !== null) {
+      if (token === "") return unauthenticated("The Authorization header must be 'Bearer <token>'.");
+      try {
+        for (const verifier of deps.bearerVerifiers ?? []) {
+          const verified = await verifier.verify(token);
+          if (!verified) continue;
+          const sub = verified.claims.sub;
+          if (verified.source === "local" && (typeof sub !== "string" || !(await userStillActive(sub)))) {
+            return unauthenticated("This token's account is no longer active.");
+          }
+          const context = buildUserContext(verified.claims, {
+            environment: deps.environment,
+            featureFlags: deps.featureFlags,
+          });
+          return { ok: true, actor: { kind: "bearer", context, scopes: null } };
+        }
+        const service = deps.tokens ? await deps.tokens.verify(token, "service") : null;
+        const clientId = service?.client_id;
+        if (service && typeof clientId === "string" && (await deps.serviceCredentials?.isActive(clientId))) {
+          const scopes = typeof service.scope === "string" ? service.scope.split(" ").filter(Boolean) : [];
+          return {
+            ok: true,
+            actor: { kind: "service", context: serviceContext(clientId, scopes), scopes, clientId },
+          };
+        }
+      } catch (error) {
+        if (!(error instanceof NoValidTokensError)) throw error;
+      }
+      return unauthenticated("The bearer token is not valid, has expired or is not accepted here.");
+    }
+
+    const apiKey = headers.get("x-api-key");
+    if (apiKey !== null) {
+      if (!deps.apiKeys) return unauthenticated("API keys are not accepted here.");
+      const check = await deps.apiKeys.authenticate(apiKey);
+      if (!check.ok) {
+        if (check.reason === "rate-limited") {
+          return {
+            ok: false,
+            status: 429,
+            code: "RATE_LIMITED",
+            message: "Too many requests with this API key. Try again later.",
+            retryAfterS: check.retryAfterS,
+          };
+        }
+        return unauthenticated("The API key is not valid, has expired or was revoked.");
+      }
+      return {
+        ok: true,
+        actor: {
+          kind: "api-key",
+          context: visitor(),
+          scopes: check.scopes,
+          keyId: check.keyId,
+          ownerId: check.userId,
+        },
+      };
+    }
+
+    const context = (await resolveRequest(headers)).context;
+    return {
+      ok: true,
+      actor: { kind: context.authStatus === "visitor" ? "visitor" : "session", context, scopes: null },
+    };
+  }
+
   return {
     resolveRequest,
+    resolveActor,
     /** The user context without side effects on the cookie (REST, GraphQL). */
     async resolveUser(headers: Headers): Promise<UserContext> {
       return (await resolveRequest(headers)).context;

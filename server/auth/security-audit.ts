@@ -19,7 +19,12 @@ export type SecurityAction =
   | "session_revoked"
   | "session_expired"
   | "device_mismatch"
-  | "admin_unlock";
+  | "admin_unlock"
+  | "mfa_enabled"
+  | "mfa_disabled"
+  | "mfa_failure"
+  | "backup_code_used"
+  | "phone_verified";
 
 export interface SecurityEvent {
   actorId?: string | null;

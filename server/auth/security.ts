@@ -5,7 +5,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { DB } from "../db/schema.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import type { AuthSecurity } from "./auth.ts";
 import { createSecurityAudit } from "./security-audit.ts";
 import { createSessionGuard } from "./session-guard.ts";
@@ -14,6 +14,8 @@ import { createLoginThrottle } from "./throttle.ts";
 export interface AuthSecurityOptions {
   db: Kysely<DB>;
   mailer: Mailer;
+  /** SMS codes (phone verification, second factor); without it SMS codes are refused. */
+  sms?: SmsSender;
   secret: string;
   secureCookies: boolean;
   /** epoch ms; tests inject a controllable clock */
@@ -27,6 +29,7 @@ export function createAuthSecurity(options: AuthSecurityOptions): AuthSecurity {
   return {
     db: options.db,
     mailer: options.mailer,
+    sms: options.sms ?? null,
     now,
     audit,
     logger: options.logger,

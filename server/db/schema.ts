@@ -48,6 +48,11 @@ export interface UserTable {
   isActive: DbBoolDefault;
   /** individual | business (the `custom:account_type` claim). */
   accountType: Generated<string | null>;
+  /** Better Auth two-factor plugin: on once a second factor is verified (migration 008). */
+  twoFactorEnabled: DbBoolDefault;
+  /** Better Auth phone-number plugin (E.164); only a verified number is used. */
+  phoneNumber: string | null;
+  phoneNumberVerified: DbBoolDefault;
 }
 
 export interface SessionTable {
@@ -85,6 +90,24 @@ export interface AccountTable {
   updatedAt: AuthDate;
 }
 
+/** Better Auth two-factor plugin: encrypted TOTP secret and encrypted backup codes (migration 008). */
+export interface TwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: DbBoolDefault;
+  failedVerificationCount: Generated<number | null>;
+  lockedUntil: AuthDate | null;
+}
+
+/** The last accepted TOTP time step per user (a code is accepted once); epoch ms. */
+export interface MfaTotpStepTable {
+  userId: string;
+  step: number;
+  updatedAt: number;
+}
+
 export interface VerificationTable {
   id: string;
   identifier: string;
@@ -116,6 +139,20 @@ export interface UserGroupTable {
   createdAt: IsoText;
 }
 
+/** Invitations to an organisation: token stored hashed (SHA-256), 7 days, single use. */
+export interface OrganizationInvitationTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  tokenHash: string;
+  role: Generated<string>;
+  invitedBy: string | null;
+  createdAt: IsoText;
+  expiresAt: IsoText;
+  acceptedAt: IsoText | null;
+  acceptedBy: string | null;
+}
+
 /** Failed sign-in counters (key: `acct:<userId>`, `name:<identifier>` or `ip:<address>`); epoch ms. */
 export interface LoginThrottleTable {
   key: string;
@@ -123,6 +160,47 @@ export interface LoginThrottleTable {
   windowStart: number;
   lockedUntil: number | null;
   updatedAt: number;
+}
+
+/** Token signing key pairs (006): public JWK in clear, private key AES-256-GCM encrypted. */
+export interface SigningKeyTable {
+  kid: string;
+  alg: string;
+  publicJwk: JsonText;
+  privateKeyEnc: string;
+  createdAt: IsoText;
+  retiredAt: IsoText | null;
+}
+
+/** Per-user API keys (006): HMAC of the key, never the key itself; JSON list of scopes. */
+export interface ApiKeyTable {
+  id: string;
+  userId: string;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  scopes: JsonText;
+  createdAt: IsoText;
+  expiresAt: IsoText | null;
+  revokedAt: IsoText | null;
+  lastUsedAt: IsoText | null;
+  rateLimitPerMinute: Generated<number>;
+  /** Start of the current rate-limit minute (epoch ms) and the requests counted in it. */
+  windowStart: Generated<number>;
+  windowCount: Generated<number>;
+}
+
+/** Service credentials (006): client id + HMAC of the client secret, scoped. */
+export interface ServiceCredentialTable {
+  id: string;
+  clientId: string;
+  name: string;
+  secretHash: string;
+  scopes: JsonText;
+  createdBy: string | null;
+  createdAt: IsoText;
+  revokedAt: IsoText | null;
+  lastUsedAt: IsoText | null;
 }
 
 /** Better Auth's rate limiter (its `rateLimit` model, stored as `rate_limit`). */
@@ -371,11 +449,17 @@ export interface DB {
   account: AccountTable;
   verification: VerificationTable;
   organization: OrganizationTable;
+  organization_invitation: OrganizationInvitationTable;
   group: GroupTable;
   user_group: UserGroupTable;
   audit_log: AuditLogTable;
   login_throttle: LoginThrottleTable;
+  twoFactor: TwoFactorTable;
+  mfa_totp_step: MfaTotpStepTable;
   rate_limit: RateLimitTable;
+  signing_key: SigningKeyTable;
+  api_key: ApiKeyTable;
+  service_credential: ServiceCredentialTable;
   content: ContentTable;
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
@@ -398,11 +482,17 @@ export const TABLE_NAMES = [
   "account",
   "verification",
   "organization",
+  "organization_invitation",
   "group",
   "user_group",
   "audit_log",
   "login_throttle",
+  "twoFactor",
+  "mfa_totp_step",
   "rate_limit",
+  "signing_key",
+  "api_key",
+  "service_credential",
   "content_category",
   "content",
   "content_item",

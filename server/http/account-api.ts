@@ -8,6 +8,7 @@
  * - GET  /api/account/sessions → [{id, createdAt, lastActiveAt, ipAddress, userAgent, current}]
  * - DELETE /api/account/sessions/{id} → 204 (own sessions only; 404 otherwise)
  * - POST /api/account/sessions/revoke-all → 204 (every session of the user, this one included)
+ * - GET  /api/account/mfa → second-factor status (see ../auth/mfa-api.ts)
  * - POST /api/admin/users/{userId}/unlock → 200 {ok:true, userId, unlocked} (permission user:manage)
  *
  * State-changing requests need an Origin (or Referer) of this app; nothing changes on GET.
@@ -17,6 +18,7 @@ import type { Context, Hono } from "hono";
 import { hasPermission, rolesFromGroups } from "../../core/index.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { claimsForUser } from "../auth/identity.ts";
+import { registerMfaApi } from "../auth/mfa-api.ts";
 import { CLIENT_IP_HEADER, type GuardResult, securityLevel } from "../auth/session-guard.ts";
 import type { Runtime } from "../runtime.ts";
 
@@ -63,6 +65,9 @@ function requestOrigin(c: Context): string | null {
 
 export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
   const { guard, audit, throttle, now } = runtime.authSecurity;
+  // SMS codes (phone verification, second factor) go through the runtime's SmsSender.
+  runtime.authSecurity.sms ??= runtime.sms;
+  registerMfaApi(app, runtime.authSecurity);
 
   const headersOf = (c: Context) => {
     const headers = new Headers(c.req.raw.headers);

@@ -8,6 +8,10 @@ import { normaliseIp } from "../auth/client-ip.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerContentApi } from "./content-api.ts";
+import { registerCredentialsApi } from "./credentials-api.ts";
+import { registerOrgApi } from "./org-api.ts";
+import { createPageCache } from "./page-cache.ts";
+import { registerProfileApi } from "./profile-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 
 type Env = { Variables: { nonce: string; clientIp: string } };
@@ -131,6 +135,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     });
   }
 
+  registerCredentialsApi(app, runtime); // before the Better Auth catch-all: owns /api/auth/service-token and /api/auth/jwks
+
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
@@ -204,6 +210,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   });
 
   registerAccountApi(app, runtime);
+  registerOrgApi(app, runtime);
+  registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
@@ -242,7 +250,34 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     return handler;
   };
 
+  // Visitors' pages (no session cookie, no credentials) are the same for everyone: serve them
+  // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce.
+  const pageCache = createPageCache({ ttlMs: 30_000, maxEntries: 500 });
+  const isAnonymousPageRequest = (c: Context) =>
+    options.mode !== "development" &&
+    c.req.method === "GET" &&
+    !c.req.path.endsWith(".data") &&
+    !(c.req.header("cookie") ?? "").includes("session_token") &&
+    !c.req.header("authorization") &&
+    !c.req.header("x-api-key");
+
   app.all("*", async (c) => {
+    const cacheKey = isAnonymousPageRequest(c)
+      ? new URL(c.req.url).pathname + new URL(c.req.url).search
+      : null;
+    if (cacheKey) {
+      const hit = pageCache.get(cacheKey);
+      if (hit) {
+        const headers = new Headers(hit.headers);
+        const csp = securityHeaders("", { https })["Content-Security-Policy"]!.replace(
+          "script-src 'self' 'nonce-'",
+          `script-src 'self' ${hit.scriptHashes.join(" ")}`,
+        );
+        headers.set("Content-Security-Policy", csp);
+        headers.set("X-Cache", "hit");
+        return new Response(hit.body, { status: hit.status, headers });
+      }
+    }
     const build = typeof options.build === "function" ? await options.build() : options.build;
     const contexts = (build.entry.module as { appContexts?: AppContexts }).appContexts;
     if (!contexts) throw new Error("The server build does not export appContexts from entry.server");
@@ -255,6 +290,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     context.set(contexts.user, resolved.context);
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
     const response = await getHandler()(c.req.raw, context);
+    if (cacheKey && !resolved.setCookie && response.status === 200) {
+      const { body } = await pageCache.put(cacheKey, response);
+      const fresh = new Response(body, response);
+      fresh.headers.set("X-Cache", "miss");
+      return fresh;
+    }
     if (resolved.setCookie) {
       try {
         response.headers.append("Set-Cookie", resolved.setCookie);

@@ -1,6 +1,7 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { TIERS } from "../../core/index.ts";
+import { TIERS, type UserContext } from "../../core/index.ts";
+import { actorHasScope } from "../auth/identity.ts";
 import type { Runtime } from "../runtime.ts";
 import { errorResponse } from "./errors.ts";
 
@@ -24,6 +25,26 @@ const ListQuery = z
   })
   .strict();
 
+/**
+ * The reader of a content request (session, bearer ID token, API key or service token; see
+ * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`.
+ */
+async function contentReader(c: Context, runtime: Runtime): Promise<UserContext | Response> {
+  const result = await runtime.identity.resolveActor(c.req.raw.headers);
+  c.header("Cache-Control", "private, no-store");
+  if (!result.ok) {
+    if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
+    return c.json({ error: { code: result.code, message: result.message } }, result.status);
+  }
+  if (!actorHasScope(result.actor, "content:read")) {
+    return c.json(
+      { error: { code: "FORBIDDEN", message: "This credential lacks the content:read scope." } },
+      403,
+    );
+  }
+  return result.actor.context;
+}
+
 /** REST content API: thin handlers over the content service, which applies access. */
 export function registerContentApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
@@ -42,7 +63,8 @@ export function registerContentApi(
       );
     }
     const q = parsed.data;
-    const actor = await runtime.resolveUser(c.req.raw.headers);
+    const actor = await contentReader(c, runtime);
+    if (actor instanceof Response) return actor;
     try {
       const result = await runtime.services.content.list(actor, {
         section: q.section,
@@ -64,7 +86,8 @@ export function registerContentApi(
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) {
       return c.json({ error: { code: "BAD_USER_INPUT", message: "Invalid id or slug" } }, 400);
     }
-    const actor = await runtime.resolveUser(c.req.raw.headers);
+    const actor = await contentReader(c, runtime);
+    if (actor instanceof Response) return actor;
     try {
       const item = await runtime.services.content.getItem(actor, key);
       if (!item)

@@ -7,7 +7,8 @@ import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { formatCountdown } from "./api.ts";
 import { Field, PasswordField } from "./fields.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
-import { clientBlockedUntil, signIn } from "./sign-in-client.ts";
+import { type SecondFactorChallenge, SecondFactorForm, signInFirstStep } from "./second-factor-form.tsx";
+import { clientBlockedUntil } from "./sign-in-client.ts";
 import { useCountdown } from "./use-countdown.ts";
 
 export function confirmPath(email: string | null, redirectTo: string): string {
@@ -40,6 +41,7 @@ export function SignInForm({
   confirmed: boolean;
 }) {
   const [view, setView] = useState<"signin" | "forgot">("signin");
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
   const [identifier, setIdentifier] = useState(initialEmail);
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<Message | null>(
@@ -81,8 +83,13 @@ export function SignInForm({
     }
     setPending(true);
     setMessage(null);
-    const result = await signIn(id, password);
+    const result = await signInFirstStep(id, password);
     if (result.ok) {
+      if ("challenge" in result && result.challenge) {
+        setPending(false);
+        setChallenge(result.challenge);
+        return;
+      }
       window.location.assign(safeRedirectTarget(redirectTo));
       return;
     }
@@ -94,6 +101,20 @@ export function SignInForm({
     });
     if (result.retryAt) setRetryAt(result.retryAt);
     messageRef.current?.focus();
+  }
+
+  if (challenge) {
+    return (
+      <SecondFactorForm
+        challenge={challenge}
+        redirectTo={redirectTo}
+        onCancel={() => {
+          setChallenge(null);
+          setMessage(null);
+          window.setTimeout(() => passwordRef.current?.focus(), 0);
+        }}
+      />
+    );
   }
 
   if (view === "forgot") {

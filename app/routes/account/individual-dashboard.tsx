@@ -1,27 +1,73 @@
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { AccessFacts, IdentityFacts } from "../../features/account/user-summary.tsx";
+import { Link, useSearchParams } from "react-router";
+import { buttonClass } from "../../components/ui/button.tsx";
+import { KeyValueList } from "../../components/ui/card.tsx";
+import { Panel } from "../../features/account/feature-screen.tsx";
+import { IdentityFacts } from "../../features/account/user-summary.tsx";
 import { useAuth } from "../../features/auth/auth-context.tsx";
+import { loadInvitations } from "../../features/business/business.server.ts";
+import { InvitationPanel } from "../../features/business/invitation-panel.tsx";
+import { Screen } from "../../features/business/screen.tsx";
+import { userContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/individual-dashboard";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/individual/dashboard");
 
-export default function IndividualDashboard() {
+export async function loader(args: Route.LoaderArgs) {
+  const user = args.context.get(userContext);
+  const claims = user.claims as Record<string, unknown>;
+  const text = (key: string) => (typeof claims[key] === "string" ? (claims[key] as string) : null);
+  return {
+    ...(await loadInvitations(args)),
+    plan: { orgName: text("custom:orgName"), status: text("custom:subscriptionStatus") ?? "none" },
+  };
+}
+
+const UNLOCKS: Record<string, string[]> = {
+  Visitor: ["Public pages and excerpts"],
+  Free: ["Everything marked Free", "Your dashboard, profile and settings"],
+  Basic: ["Everything in Free", "Content marked Basic", "Your personal reports"],
+  Pro: ["Everything in Basic", "In-depth courses, tools and playbooks marked Pro"],
+  Enterprise: ["Everything in Pro", "The full library, including Enterprise playbooks"],
+};
+
+export default function IndividualDashboard({ loaderData }: Route.ComponentProps) {
   const { user } = useAuth();
+  const [params] = useSearchParams();
+  const token = params.get("invite");
+  const { orgName, status } = loaderData.plan;
   return (
-    <FeatureScreen
+    <Screen
       path="/individual/dashboard"
-      purpose="The dashboard for individual accounts: your plan and your personal progress through courses and reading lists."
-      coming="personal progress, streaks and recommendations based on what you read."
+      purpose="Your plan, what it unlocks, and any invitation to join an organisation."
     >
-      <div className="grid gap-6 lg:grid-cols-2">
+      <InvitationPanel token={loaderData.invite ? token : null} invite={loaderData.invite} pending={loaderData.pending} />
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <Panel title="Your plan">
+          <KeyValueList
+            className="mb-4"
+            rows={[
+              ["Plan", user.pricingTier],
+              ["Subscription", status === "none" ? "No paid subscription" : status],
+              ["Shared from", orgName ?? "— (your own plan)"],
+            ]}
+          />
+          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">What it unlocks</h3>
+          <ul className="list-disc space-y-1 pl-5 text-sm text-ink">
+            {(UNLOCKS[user.pricingTier] ?? UNLOCKS.Free)!.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          {user.pricingTier !== "Enterprise" ? (
+            <Link to="/pricing" className={buttonClass("secondary", "sm", "mt-4")}>
+              Compare plans
+            </Link>
+          ) : null}
+        </Panel>
         <Panel title="You">
           <IdentityFacts user={user} />
         </Panel>
-        <Panel title="Your plan">
-          <AccessFacts user={user} />
-        </Panel>
       </div>
-    </FeatureScreen>
+    </Screen>
   );
 }

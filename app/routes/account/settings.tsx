@@ -1,5 +1,7 @@
 import { useState } from "react";
+import { ApiKeysCard } from "../../features/account/api-keys-card.tsx";
 import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
+import { MfaCard } from "../../features/account/mfa-card.tsx";
 import { PasswordCard } from "../../features/account/password-card.tsx";
 import { SecurityCard } from "../../features/account/security-card.tsx";
 import { SessionsCard } from "../../features/account/sessions-card.tsx";
@@ -33,6 +35,8 @@ export default function Settings() {
         <PasswordCard onChanged={() => setSessionsKey((k) => k + 1)} />
       </div>
       <SessionsCard reloadKey={sessionsKey} />
+      <MfaCard />
+      <ApiKeysCard />
     </FeatureScreen>
   );
 }

@@ -1,22 +1,55 @@
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { OrganisationFacts } from "../../features/account/user-summary.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
+import { KeyValueList } from "../../components/ui/card.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { Panel } from "../../features/account/feature-screen.tsx";
+import { formatDate } from "../../features/business/api-client.ts";
+import { loadMyOrganization } from "../../features/business/business.server.ts";
+import { OrgDetailsForm } from "../../features/business/org-details-form.tsx";
+import { Screen } from "../../features/business/screen.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/business/profile");
 
-export default function BusinessProfile() {
-  const { user } = useAuth();
+export async function loader(args: Route.LoaderArgs) {
+  return { organization: await loadMyOrganization(args) };
+}
+
+export default function BusinessProfile({ loaderData }: Route.ComponentProps) {
+  const org = loaderData.organization;
+  const purpose = "Your organisation's name, domain and details as the hub knows them.";
+  if (!org) {
+    return (
+      <Screen path="/business/profile" purpose={purpose}>
+        <Notice tone="warn" title="No organisation">
+          Your account is not part of an organisation.
+        </Notice>
+      </Screen>
+    );
+  }
   return (
-    <FeatureScreen
-      path="/business/profile"
-      purpose="Your organisation's name, domain and details as the hub knows them."
-      coming="editing the organisation's name, domain, logo and billing contact."
-    >
-      <Panel title="Organisation">
-        <OrganisationFacts user={user} />
-      </Panel>
-    </FeatureScreen>
+    <Screen path="/business/profile" purpose={purpose}>
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <Panel title="Organisation">
+          <KeyValueList
+            rows={[
+              ["Name", org.name],
+              ["Identifier", org.slug],
+              ["Domain", org.domain ?? "—"],
+              ["Created", formatDate(org.createdAt)],
+              ["Seats", org.seats.total === null ? `${org.seats.used} used` : `${org.seats.used} of ${org.seats.total} used`],
+            ]}
+          />
+        </Panel>
+        {org.viewer.canEdit ? (
+          <Panel title="Edit details">
+            <OrgDetailsForm key={`${org.name}|${org.domain ?? ""}`} slug={org.slug} name={org.name} domain={org.domain} />
+          </Panel>
+        ) : (
+          <Notice tone="info" title="Read only">
+            Only your organisation's administrators can change these details.
+          </Notice>
+        )}
+      </div>
+    </Screen>
   );
 }

@@ -8,6 +8,9 @@ import { migration as m002 } from "./002-content.ts";
 import { migration as m003 } from "./003-repositories.ts";
 import { migration as m004 } from "./004-audit.ts";
 import { migration as m005 } from "./005-login-throttle.ts";
+import { migration as m006 } from "./006-api-credentials.ts";
+import { migration as m007 } from "./007-organization-invitations.ts";
+import { migration as m008 } from "./008-mfa.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -15,4 +18,7 @@ export const migrations: Record<string, Migration> = {
   "003-repositories": m003,
   "004-audit": m004,
   "005-login-throttle": m005,
+  "006-api-credentials": m006,
+  "007-organization-invitations": m007,
+  "008-mfa": m008,
 };

@@ -1,0 +1,112 @@
+import { UserMinus } from "lucide-react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
+import { Button } from "../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
+import { showToast } from "../layout/app-toaster.tsx";
+import { formatDate, send } from "./api-client.ts";
+
+export interface MemberRowData {
+  userId: string;
+  name: string;
+  email: string;
+  role: "admin" | "member";
+  joinedAt: string;
+}
+
+/** Members with role and joined date; admins may remove (confirmed in a dialog). */
+export function MembersTable({
+  slug,
+  members,
+  canManage,
+  currentUserId,
+}: {
+  slug: string;
+  members: MemberRowData[];
+  canManage: boolean;
+  currentUserId: string | null;
+}) {
+  const { revalidate } = useRevalidator();
+  const [target, setTarget] = useState<MemberRowData | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function remove() {
+    if (!target) return;
+    setBusy(true);
+    const result = await send("DELETE", `/api/orgs/${encodeURIComponent(slug)}/members/${encodeURIComponent(target.userId)}`);
+    setBusy(false);
+    setTarget(null);
+    if (result.ok) {
+      showToast("Member removed", { description: `${target.name} no longer shares the organisation's plan.` });
+      void revalidate();
+    } else {
+      showToast("Could not remove the member", { description: result.message });
+    }
+  }
+
+  return (
+    <>
+      <div className="-mx-5 overflow-x-auto">
+        <table className="w-full min-w-[34rem] text-left text-sm">
+          <thead className="text-xs uppercase tracking-wide text-ink-subtle">
+            <tr>
+              <th scope="col" className="px-5 py-2 font-medium">Name</th>
+              <th scope="col" className="px-5 py-2 font-medium">E-mail</th>
+              <th scope="col" className="px-5 py-2 font-medium">Role</th>
+              <th scope="col" className="px-5 py-2 font-medium">Joined</th>
+              {canManage ? (
+                <th scope="col" className="px-5 py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {members.map((m) => (
+              <tr key={m.userId}>
+                <td className="px-5 py-2.5 text-ink">
+                  {m.name}
+                  {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
+                </td>
+                <td className="px-5 py-2.5 break-all text-ink-muted">{m.email}</td>
+                <td className="px-5 py-2.5">
+                  <span
+                    className={
+                      m.role === "admin"
+                        ? "rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-text"
+                        : "rounded-full bg-sunken px-2 py-0.5 text-xs font-medium text-ink-muted"
+                    }
+                  >
+                    {m.role === "admin" ? "Admin" : "Member"}
+                  </span>
+                </td>
+                <td className="px-5 py-2.5 whitespace-nowrap text-ink-muted">{formatDate(m.joinedAt)}</td>
+                {canManage ? (
+                  <td className="px-5 py-2.5 text-right">
+                    <Button variant="ghost" size="sm" onClick={() => setTarget(m)} aria-label={`Remove ${m.name}`}>
+                      <UserMinus aria-hidden="true" className="size-4" />
+                      Remove
+                    </Button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ConfirmDialog
+        open={target !== null}
+        title="Remove this member?"
+        confirmLabel="Remove member"
+        busy={busy}
+        onConfirm={() => void remove()}
+        onClose={() => setTarget(null)}
+      >
+        <p>
+          {target?.name} ({target?.email}) loses access to the organisation's plan on their next request. You can invite
+          them again later.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

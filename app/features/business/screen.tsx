@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+import { getRoute } from "../../../core/index.ts";
+import { NamedIcon } from "../../components/ui/icon.tsx";
+import { PageHeader } from "../../components/ui/page-header.tsx";
+
+/** A finished screen: registry title and icon, one paragraph of purpose, then the content. */
+export function Screen({ path, purpose, children }: { path: string; purpose: string; children?: ReactNode }) {
+  const route = getRoute(path);
+  return (
+    <div>
+      <PageHeader
+        title={route.label}
+        description={purpose}
+        icon={
+          <span className="flex size-9 items-center justify-center rounded-lg bg-accent-soft text-accent-text">
+            <NamedIcon name={route.icon} className="size-5" />
+          </span>
+        }
+      />
+      <div className="space-y-6">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Profile REST handlers (issue 3 item 11): the caller's own profile, avatar, data export and
+ * account deletion. Rules live in the profile service.
+ *
+ * - GET    /api/account/profile → {profile}
+ * - PATCH  /api/account/profile {displayName?, bio?} → {profile} (other fields refused: 400)
+ * - PUT|POST /api/profile/avatar (raw image bytes, ≤ 2 MiB; type sniffed from the bytes) → {profile}
+ *          415 when not PNG/JPEG/WebP, 413 when larger
+ * - DELETE /api/profile/avatar → {profile}
+ * - GET    /api/account/avatar/{userId} → the image (any signed-in user; 401 for visitors),
+ *          safe content type, nosniff, attachment, private cache
+ * - GET    /api/account/export → JSON attachment (no password hash, tokens or secrets)
+ * - POST   /api/account/delete {password, confirm:"DELETE"} → 204 and the cookie cleared;
+ *          403 SESSION_NOT_FRESH when the sign-in is older than 15 minutes
+ *
+ * The avatar upload is outside /api/account/* because that prefix caps bodies at 64 KB.
+ */
+import type { Context, Hono } from "hono";
+import type { UserContext } from "../../core/index.ts";
+import { AVATAR_MAX_BYTES } from "../modules/users/profile-image.ts";
+import type { Runtime } from "../runtime.ts";
+import {
+  actorHeaders,
+  apiFail,
+  failFrom,
+  ipOf,
+  readBodyLimited,
+  readJsonObject,
+  refuseForeignOrigin,
+} from "./org-api.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+type AnyHono = Hono<any>;
+
+export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
+  const profile = () => runtime.services.profile;
+  const actorOf = (c: Context): Promise<UserContext> => runtime.identity.resolveUser(actorHeaders(c));
+
+  const handle =
+    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
+    async (c: Context) => {
+      if (opts.mutates) {
+        const refused = refuseForeignOrigin(c, runtime);
+        if (refused) return refused;
+      }
+      try {
+        const actor = await actorOf(c);
+        c.header("Cache-Control", "no-store");
+        return await fn(c, actor);
+      } catch (error) {
+        return failFrom(c, runtime, error);
+      }
+    };
+
+  app.get(
+    "/api/account/profile",
+    handle(async (c, actor) => c.json({ profile: await profile().get(actor) })),
+  );
+
+  app.patch(
+    "/api/account/profile",
+    handle(
+      async (c, actor) => {
+        const read = await readJsonObject(c);
+        if (!read.ok) return read.response;
+        return c.json({ profile: await profile().update(actor, read.body, { ip: ipOf(c) }) });
+      },
+      { mutates: true },
+    ),
+  );
+
+  const upload = handle(
+    async (c, actor) => {
+      if (actor.authStatus === "visitor") return apiFail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+      const bytes = await readBodyLimited(c.req.raw, AVATAR_MAX_BYTES);
+      if (bytes === null) return apiFail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
+      if (bytes.byteLength === 0) {
+        return apiFail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", { avatar: "Choose an image to upload." });
+      }
+      return c.json({ profile: await profile().setAvatar(actor, bytes, { ip: ipOf(c) }) });
+    },
+    { mutates: true },
+  );
+  app.put("/api/profile/avatar", upload);
+  app.post("/api/profile/avatar", upload);
+  app.delete(
+    "/api/profile/avatar",
+    handle(async (c, actor) => c.json({ profile: await profile().removeAvatar(actor) }), { mutates: true }),
+  );
+  // The catch-all 404 of /api/* answers other methods; other paths under /api/profile too.
+
+  app.get(
+    "/api/account/avatar/:userId",
+    handle(async (c, actor) => {
+      const avatar = await profile().readAvatar(actor, c.req.param("userId") ?? "");
+      const ext = avatar.contentType === "image/jpeg" ? "jpg" : avatar.contentType.slice(6);
+      return new Response(avatar.body as BodyInit, {
+        status: 200,
+        headers: {
+          "Content-Type": avatar.contentType,
+          "Content-Length": String(avatar.body.byteLength),
+          "X-Content-Type-Options": "nosniff",
+          "Content-Disposition": `attachment; filename="avatar.${ext}"`,
+          "Content-Security-Policy": "default-src 'none'; sandbox",
+          "Cache-Control": "private, max-age=300",
+        },
+      });
+    }),
+  );
+
+  app.get(
+    "/api/account/export",
+    handle(async (c, actor) => {
+      const data = await profile().exportData(actor, { ip: ipOf(c) });
+      const day = data.exportedAt.slice(0, 10);
+      return new Response(JSON.stringify(data, null, 2), {
+        status: 200,
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Disposition": `attachment; filename="lumen-hub-export-${day}.json"`,
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "no-store",
+        },
+      });
+    }),
+  );
+
+  app.post(
+    "/api/account/delete",
+    handle(
+      async (c, actor) => {
+        const read = await readJsonObject(c);
+        if (!read.ok) return read.response;
+        await profile().deleteAccount(actor, read.body, { ip: ipOf(c) });
+        c.header("Set-Cookie", runtime.authSecurity.guard.clearCookie, { append: true });
+        return c.body(null, 204);
+      },
+      { mutates: true },
+    ),
+  );
+}

@@ -1,0 +1,312 @@
+/**
+ * Organisation rows and their membership: the `organization` row, the groups `org-<slug>`
+ * (members) and `org-<slug>-admin` (admins), the tenant subscription (user_subscription with
+ * tenantId = organization id) and invitations. No access checks here: see the service.
+ */
+import type { Kysely } from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import type { DB } from "../../db/schema.ts";
+import { toIso } from "../../db/values.ts";
+
+export const memberGroup = (slug: string) => `org-${slug}`;
+export const adminGroup = (slug: string) => `org-${slug}-admin`;
+export const BUSINESS_GROUP_NAME = "Business";
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  createdAt: string;
+  domain: string | null;
+}
+
+export interface MemberRow {
+  userId: string;
+  name: string;
+  displayName: string | null;
+  email: string;
+  joinedAt: string;
+  isAdmin: boolean;
+}
+
+export interface InvitationRow {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+}
+
+export interface TenantSubscriptionRow {
+  id: string;
+  userId: string;
+  tier: string;
+  status: string;
+  seats: number | null;
+  expiresAt: string | null;
+}
+
+function parseMetadata(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function orgFromRow(row: {
+  id: string;
+  name: string;
+  slug: string;
+  createdAt: Date | string;
+  metadata: string | null;
+}): OrganizationRow {
+  const meta = parseMetadata(row.metadata);
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    createdAt: toIso(row.createdAt),
+    domain: typeof meta.domain === "string" ? meta.domain : null,
+  };
+}
+
+const ACTIVE = ["active", "trialing"];
+const RANK: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
+
+export function createOrganizationsRepo(db: Kysely<DB>) {
+  return {
+    async getBySlug(slug: string): Promise<OrganizationRow | null> {
+      const row = await db.selectFrom("organization").selectAll().where("slug", "=", slug).executeTakeFirst();
+      return row ? orgFromRow(row) : null;
+    },
+
+    async getById(id: string): Promise<OrganizationRow | null> {
+      const row = await db.selectFrom("organization").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? orgFromRow(row) : null;
+    },
+
+    /** Name and domain (the domain lives in the metadata document, other keys are kept). */
+    async updateDetails(id: string, name: string, domain: string | null): Promise<void> {
+      const row = await db.selectFrom("organization").select("metadata").where("id", "=", id).executeTakeFirst();
+      const meta = parseMetadata(row?.metadata ?? null);
+      if (domain === null) delete meta.domain;
+      else meta.domain = domain;
+      await db
+        .updateTable("organization")
+        .set({ name, metadata: Object.keys(meta).length ? JSON.stringify(meta) : null })
+        .where("id", "=", id)
+        .execute();
+    },
+
+    async listMembers(slug: string): Promise<MemberRow[]> {
+      const rows = await db
+        .selectFrom("user_group")
+        .innerJoin("user", "user.id", "user_group.userId")
+        .select([
+          "user.id as userId",
+          "user.name",
+          "user.displayName",
+          "user.email",
+          "user_group.createdAt as joinedAt",
+        ])
+        .where("user_group.groupName", "=", memberGroup(slug))
+        .orderBy("user_group.createdAt")
+        .orderBy("user.id")
+        .execute();
+      const admins = new Set(
+        (
+          await db.selectFrom("user_group").select("userId").where("groupName", "=", adminGroup(slug)).execute()
+        ).map((r) => r.userId),
+      );
+      return rows.map((r) => ({ ...r, isAdmin: admins.has(r.userId) }));
+    },
+
+    async countMembers(slug: string): Promise<number> {
+      const row = await db
+        .selectFrom("user_group")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("groupName", "=", memberGroup(slug))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async countAdmins(slug: string): Promise<number> {
+      const row = await db
+        .selectFrom("user_group")
+        .innerJoin("user_group as m", (j) =>
+          j.onRef("m.userId", "=", "user_group.userId").on("m.groupName", "=", memberGroup(slug)),
+        )
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("user_group.groupName", "=", adminGroup(slug))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async isMember(slug: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("user_group")
+        .select("userId")
+        .where("groupName", "=", memberGroup(slug))
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      return Boolean(row);
+    },
+
+    /** The organisation's best active subscription (tenantId = organization id), or null. */
+    async tenantSubscription(orgId: string, now: Date): Promise<TenantSubscriptionRow | null> {
+      const nowIso = now.toISOString();
+      const rows = await db
+        .selectFrom("user_subscription")
+        .select(["id", "userId", "tier", "status", "expiresAt", "metadata"])
+        .where("tenantId", "=", orgId)
+        .where("status", "in", ACTIVE)
+        .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", nowIso)]))
+        .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", nowIso)]))
+        .execute();
+      const best = rows.sort((a, b) => (RANK[b.tier.toLowerCase()] ?? -1) - (RANK[a.tier.toLowerCase()] ?? -1))[0];
+      if (!best) return null;
+      const seats = Number(parseMetadata(best.metadata).seats);
+      return {
+        id: best.id,
+        userId: best.userId,
+        tier: best.tier,
+        status: best.status,
+        seats: Number.isInteger(seats) && seats >= 0 ? seats : null,
+        expiresAt: best.expiresAt,
+      };
+    },
+
+    /** Moves the tenant subscriptions a user holds for an organisation to another user. */
+    async reassignTenantSubscriptions(orgId: string, fromUserId: string, toUserId: string): Promise<void> {
+      await db
+        .updateTable("user_subscription")
+        .set({ userId: toUserId, updatedAt: new Date().toISOString() })
+        .where("tenantId", "=", orgId)
+        .where("userId", "=", fromUserId)
+        .execute();
+    },
+
+    async ensureGroups(names: string[]): Promise<void> {
+      for (const name of names) {
+        await db
+          .insertInto("group")
+          .values({ name, precedence: 0, description: null })
+          .onConflict((oc) => oc.column("name").doNothing())
+          .execute();
+      }
+    },
+
+    async addToGroups(userId: string, names: string[], at: string): Promise<void> {
+      for (const groupName of names) {
+        await db
+          .insertInto("user_group")
+          .values({ userId, groupName, createdAt: at })
+          .onConflict((oc) => oc.columns(["userId", "groupName"]).doNothing())
+          .execute();
+      }
+    },
+
+    async removeFromGroups(userId: string, names: string[]): Promise<void> {
+      if (names.length === 0) return;
+      await db.deleteFrom("user_group").where("userId", "=", userId).where("groupName", "in", names).execute();
+    },
+
+    async groupsOf(userId: string): Promise<string[]> {
+      const rows = await db.selectFrom("user_group").select("groupName").where("userId", "=", userId).execute();
+      return rows.map((r) => r.groupName);
+    },
+
+    async setAccountType(userId: string, accountType: "individual" | "business", at: string): Promise<void> {
+      await db.updateTable("user").set({ accountType, updatedAt: at }).where("id", "=", userId).execute();
+    },
+
+    // Invitations ---------------------------------------------------------------------------
+
+    async createInvitation(input: {
+      organizationId: string;
+      email: string;
+      tokenHash: string;
+      role: string;
+      invitedBy: string;
+      createdAt: string;
+      expiresAt: string;
+    }): Promise<InvitationRow> {
+      const id = uuidv7();
+      await db
+        .insertInto("organization_invitation")
+        .values({ id, ...input, acceptedAt: null, acceptedBy: null })
+        .execute();
+      return {
+        id,
+        organizationId: input.organizationId,
+        email: input.email,
+        role: input.role,
+        invitedBy: input.invitedBy,
+        createdAt: input.createdAt,
+        expiresAt: input.expiresAt,
+        acceptedAt: null,
+      };
+    },
+
+    async findInvitationByHash(tokenHash: string): Promise<InvitationRow | null> {
+      const row = await db
+        .selectFrom("organization_invitation")
+        .select(["id", "organizationId", "email", "role", "invitedBy", "createdAt", "expiresAt", "acceptedAt"])
+        .where("tokenHash", "=", tokenHash)
+        .executeTakeFirst();
+      return row ?? null;
+    },
+
+    /** Marks an invitation used; false when it was used already (single use, race-safe). */
+    async markAccepted(id: string, userId: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable("organization_invitation")
+        .set({ acceptedAt: at, acceptedBy: userId })
+        .where("id", "=", id)
+        .where("acceptedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async pendingForOrg(orgId: string, nowIso: string): Promise<InvitationRow[]> {
+      return db
+        .selectFrom("organization_invitation")
+        .select(["id", "organizationId", "email", "role", "invitedBy", "createdAt", "expiresAt", "acceptedAt"])
+        .where("organizationId", "=", orgId)
+        .where("acceptedAt", "is", null)
+        .where("expiresAt", ">", nowIso)
+        .orderBy("createdAt", "desc")
+        .execute();
+    },
+
+    async pendingForEmail(email: string, nowIso: string): Promise<Array<InvitationRow & { orgName: string }>> {
+      return db
+        .selectFrom("organization_invitation")
+        .innerJoin("organization", "organization.id", "organization_invitation.organizationId")
+        .select([
+          "organization_invitation.id",
+          "organization_invitation.organizationId",
+          "organization_invitation.email",
+          "organization_invitation.role",
+          "organization_invitation.invitedBy",
+          "organization_invitation.createdAt",
+          "organization_invitation.expiresAt",
+          "organization_invitation.acceptedAt",
+          "organization.name as orgName",
+        ])
+        .where("organization_invitation.email", "=", email)
+        .where("organization_invitation.acceptedAt", "is", null)
+        .where("organization_invitation.expiresAt", ">", nowIso)
+        .orderBy("organization_invitation.createdAt", "desc")
+        .execute();
+    },
+  };
+}
+
+export type OrganizationsRepo = ReturnType<typeof createOrganizationsRepo>;
