@@ -31,7 +31,13 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
 
-export function apiFail(c: Context, status: ErrorStatus, code: string, message: string, fields?: Record<string, string>) {
+export function apiFail(
+  c: Context,
+  status: ErrorStatus,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+) {
   c.header("Cache-Control", "no-store");
   return c.json({ error: fields ? { code, message, fields } : { code, message } }, status);
 }
@@ -98,10 +104,20 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
 }
 
 /** The JSON object body, or an error response (413 too large, 400 not JSON / not an object). */
-export async function readJsonObject(c: Context): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+export async function readJsonObject(
+  c: Context,
+): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
   const bytes = await readBodyLimited(c.req.raw, JSON_BODY_LIMIT);
   if (bytes === null) {
-    return { ok: false, response: apiFail(c, 413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${JSON_BODY_LIMIT / 1024} KB.`) };
+    return {
+      ok: false,
+      response: apiFail(
+        c,
+        413,
+        "PAYLOAD_TOO_LARGE",
+        `The request body is larger than ${JSON_BODY_LIMIT / 1024} KB.`,
+      ),
+    };
   }
   let parsed: unknown;
   try {
@@ -110,7 +126,10 @@ export async function readJsonObject(c: Context): Promise<{ ok: true; body: unkn
     return { ok: false, response: apiFail(c, 400, "INVALID_JSON", "The request body is not valid JSON.") };
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    return { ok: false, response: apiFail(c, 400, "INVALID_BODY", "The request body must be a JSON object.") };
+    return {
+      ok: false,
+      response: apiFail(c, 400, "INVALID_BODY", "The request body must be a JSON object."),
+    };
   }
   return { ok: true, body: parsed };
 }
@@ -200,7 +219,9 @@ export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
     "/api/orgs/:slug/members/:userId",
     handle(
       async (c, actor) => {
-        await orgs().removeMember(actor, c.req.param("slug") ?? "", c.req.param("userId") ?? "", { ip: ipOf(c) });
+        await orgs().removeMember(actor, c.req.param("slug") ?? "", c.req.param("userId") ?? "", {
+          ip: ipOf(c),
+        });
         return c.body(null, 204);
       },
       { mutates: true },

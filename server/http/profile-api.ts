@@ -75,7 +75,9 @@ export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
       const bytes = await readBodyLimited(c.req.raw, AVATAR_MAX_BYTES);
       if (bytes === null) return apiFail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
       if (bytes.byteLength === 0) {
-        return apiFail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", { avatar: "Choose an image to upload." });
+        return apiFail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", {
+          avatar: "Choose an image to upload.",
+        });
       }
       return c.json({ profile: await profile().setAvatar(actor, bytes, { ip: ipOf(c) }) });
     },

@@ -16,10 +16,20 @@ export async function createOrganization(
 ): Promise<string> {
   const id = uuidv7();
   const now = new Date().toISOString();
-  await db.insertInto("organization").values({ id, slug: opts.slug, name: opts.name, logo: null, metadata: null, createdAt: now }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id, slug: opts.slug, name: opts.name, logo: null, metadata: null, createdAt: now })
+    .execute();
   for (const name of [`org-${opts.slug}`, `org-${opts.slug}-admin`, "Business"]) {
-    await db.insertInto("group").values({ name, precedence: 20, description: null }).onConflict((oc) => oc.column("name").doNothing()).execute();
-    await db.insertInto("user_group").values({ userId: opts.adminId, groupName: name, createdAt: now }).execute();
+    await db
+      .insertInto("group")
+      .values({ name, precedence: 20, description: null })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+    await db
+      .insertInto("user_group")
+      .values({ userId: opts.adminId, groupName: name, createdAt: now })
+      .execute();
   }
   await db.updateTable("user").set({ accountType: "business" }).where("id", "=", opts.adminId).execute();
   await db
@@ -44,7 +54,9 @@ export async function createOrganization(
 
 /** Decodes the quoted-printable soft breaks and `=3D` of an .eml body. */
 function decodeQp(mail: string): string {
-  return mail.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return mail
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** The invitation token of the newest invitation mailed to `to`, or null. */
@@ -62,6 +74,10 @@ export async function contextOf(runtime: Runtime, cookie: string): Promise<UserC
 }
 
 export async function userIdOf(db: Kysely<DB>, email: string): Promise<string> {
-  const row = await db.selectFrom("user").select("id").where("email", "=", email.toLowerCase()).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", email.toLowerCase())
+    .executeTakeFirstOrThrow();
   return row.id;
 }

@@ -25,8 +25,17 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
     outsider = await signInDemo("free");
     const other = await createConfirmedAccount(server.url, server.dataDir, "globex");
     const id = await userIdOf(server.runtime.database.db, other.email);
-    await createOrganization(server.runtime.database.db, { slug: "globex", name: "Globex", seats: 2, adminId: id });
-    otherOrgAdmin = { cookie: await signInCookie(server.url, other.email, other.password), email: other.email, id };
+    await createOrganization(server.runtime.database.db, {
+      slug: "globex",
+      name: "Globex",
+      seats: 2,
+      adminId: id,
+    });
+    otherOrgAdmin = {
+      cookie: await signInCookie(server.url, other.email, other.password),
+      email: other.email,
+      id,
+    };
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -83,13 +92,21 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
     it("app-admin may read and manage but not edit an organisation's details", async () => {
       expect((await req("/api/orgs/acme", undefined, { cookie: appAdmin })).status).toBe(200);
       expect((await req("/api/orgs/acme/members", undefined, { cookie: appAdmin })).status).toBe(200);
-      const patch = await req("/api/orgs/acme", { name: "Admin Rename" }, { method: "PATCH", cookie: appAdmin });
+      const patch = await req(
+        "/api/orgs/acme",
+        { name: "Admin Rename" },
+        { method: "PATCH", cookie: appAdmin },
+      );
       expect(patch.status).toBe(403);
     });
 
     it("state changes from another Origin, or with none, are refused", async () => {
       for (const origin of ["https://evil.example", null]) {
-        const res = await req("/api/orgs/acme/invitations", { email: "o@example.test" }, { cookie: admin, origin });
+        const res = await req(
+          "/api/orgs/acme/invitations",
+          { email: "o@example.test" },
+          { cookie: admin, origin },
+        );
         expect(res.status).toBe(403);
         expect((await res.json()).error.code).toBe("FORBIDDEN_ORIGIN");
       }
@@ -99,10 +116,14 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
         origin: "https://evil.example",
       });
       expect(del.status).toBe(403);
-      const accept = await req("/api/account/invitations/accept", { token: "a".repeat(43) }, {
-        cookie: outsider,
-        origin: "https://evil.example",
-      });
+      const accept = await req(
+        "/api/account/invitations/accept",
+        { token: "a".repeat(43) },
+        {
+          cookie: outsider,
+          origin: "https://evil.example",
+        },
+      );
       expect(accept.status).toBe(403);
     });
 
@@ -116,9 +137,17 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
       const email = await req("/api/orgs/acme/invitations", { email: "not-an-email" }, { cookie: admin });
       expect(email.status).toBe(400);
       expect((await email.json()).error.fields.email).toMatch(/valid e-mail/);
-      const role = await req("/api/orgs/acme/invitations", { email: "r@example.test", role: "owner" }, { cookie: admin });
+      const role = await req(
+        "/api/orgs/acme/invitations",
+        { email: "r@example.test", role: "owner" },
+        { cookie: admin },
+      );
       expect((await role.json()).error.fields.role).toMatch(/member or admin/);
-      const domain = await req("/api/orgs/acme", { name: "Acme", domain: "https://x/y" }, { method: "PATCH", cookie: admin });
+      const domain = await req(
+        "/api/orgs/acme",
+        { name: "Acme", domain: "https://x/y" },
+        { method: "PATCH", cookie: admin },
+      );
       expect(domain.status).toBe(400);
       expect((await domain.json()).error.fields.domain).toMatch(/domain/);
       const name = await req("/api/orgs/acme", { name: 5 }, { method: "PATCH", cookie: admin });
@@ -135,7 +164,11 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
     expect(before.pricingTier).toBe("Free");
     expect(before.accountType).toBe("individual");
 
-    const sent = await req("/api/orgs/acme/invitations", { email: invitee.email.toUpperCase() }, { cookie: admin });
+    const sent = await req(
+      "/api/orgs/acme/invitations",
+      { email: invitee.email.toUpperCase() },
+      { cookie: admin },
+    );
     expect(sent.status).toBe(201);
     const { invitation } = await sent.json();
     expect(invitation.email).toBe(invitee.email);
@@ -147,15 +180,24 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
     expect(mail).toContain("individual/dashboard");
 
     // The token is stored hashed only.
-    const stored = await server.runtime.database.db.selectFrom("organization_invitation").selectAll().execute();
+    const stored = await server.runtime.database.db
+      .selectFrom("organization_invitation")
+      .selectAll()
+      .execute();
     expect(JSON.stringify(stored)).not.toContain(token);
 
     // A pending invitation to the same address is not sent twice.
-    expect((await req("/api/orgs/acme/invitations", { email: invitee.email }, { cookie: admin })).status).toBe(409);
+    expect(
+      (await req("/api/orgs/acme/invitations", { email: invitee.email }, { cookie: admin })).status,
+    ).toBe(409);
 
     const mine = await (await req("/api/account/invitations", undefined, { cookie })).json();
-    expect(mine.invitations).toEqual([expect.objectContaining({ organizationName: "Acme Learning Co.", role: "member" })]);
-    const preview = await (await req(`/api/account/invitations/preview?token=${token}`, undefined, { cookie })).json();
+    expect(mine.invitations).toEqual([
+      expect.objectContaining({ organizationName: "Acme Learning Co.", role: "member" }),
+    ]);
+    const preview = await (
+      await req(`/api/account/invitations/preview?token=${token}`, undefined, { cookie })
+    ).json();
     expect(preview.state).toBe("open");
 
     // Someone else cannot use it.
@@ -177,16 +219,27 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
 
     // A plain member sees the organisation but cannot manage it.
     const org = await (await req("/api/orgs/mine", undefined, { cookie })).json();
-    expect(org.organization).toMatchObject({ slug: "acme", seats: { used: 2 }, viewer: { role: "member", canManage: false } });
+    expect(org.organization).toMatchObject({
+      slug: "acme",
+      seats: { used: 2 },
+      viewer: { role: "member", canManage: false },
+    });
     expect((await req("/api/orgs/acme/members", undefined, { cookie })).status).toBe(403);
-    expect((await req("/api/orgs/acme/invitations", { email: "z@example.test" }, { cookie })).status).toBe(403);
+    expect((await req("/api/orgs/acme/invitations", { email: "z@example.test" }, { cookie })).status).toBe(
+      403,
+    );
     expect((await req("/api/orgs/acme", { name: "Mine now" }, { method: "PATCH", cookie })).status).toBe(403);
     const adminId = await userIdOf(server.runtime.database.db, "business@demo.local");
-    expect((await req(`/api/orgs/acme/members/${adminId}`, undefined, { method: "DELETE", cookie })).status).toBe(403);
+    expect(
+      (await req(`/api/orgs/acme/members/${adminId}`, undefined, { method: "DELETE", cookie })).status,
+    ).toBe(403);
 
     // Removal: the shared tier is gone on the next request.
     const memberId = await userIdOf(server.runtime.database.db, invitee.email);
-    const removed = await req(`/api/orgs/acme/members/${memberId}`, undefined, { method: "DELETE", cookie: admin });
+    const removed = await req(`/api/orgs/acme/members/${memberId}`, undefined, {
+      method: "DELETE",
+      cookie: admin,
+    });
     expect(removed.status).toBe(204);
     const gone = await contextOf(server.runtime, cookie);
     expect(gone.pricingTier).toBe("Free");
@@ -194,26 +247,46 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
     expect(gone.groups).not.toContain("org-acme");
     expect((await req("/api/orgs/acme", undefined, { cookie })).status).toBe(404);
     expect((await req("/business/dashboard", undefined, { cookie })).status).toBe(403);
-    expect((await req(`/api/orgs/acme/members/${memberId}`, undefined, { method: "DELETE", cookie: admin })).status).toBe(404);
+    expect(
+      (await req(`/api/orgs/acme/members/${memberId}`, undefined, { method: "DELETE", cookie: admin }))
+        .status,
+    ).toBe(404);
 
     const actions = (
-      await server.runtime.database.db.selectFrom("audit_log").select("action").where("action", "like", "org_%").execute()
+      await server.runtime.database.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("action", "like", "org_%")
+        .execute()
     ).map((r) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(["org_invite_sent", "org_member_joined", "org_member_removed"]));
+    expect(actions).toEqual(
+      expect.arrayContaining(["org_invite_sent", "org_member_joined", "org_member_removed"]),
+    );
   });
 
   it("the last admin cannot remove themselves", async () => {
     const adminId = await userIdOf(server.runtime.database.db, "business@demo.local");
-    const res = await req(`/api/orgs/acme/members/${adminId}`, undefined, { method: "DELETE", cookie: admin });
+    const res = await req(`/api/orgs/acme/members/${adminId}`, undefined, {
+      method: "DELETE",
+      cookie: admin,
+    });
     expect(res.status).toBe(409);
     expect((await res.json()).error.message).toMatch(/last administrator/);
   });
 
   it("seat limit: no invitation when pending + members fill the seats", async () => {
     // globex: 2 seats, 1 member (its admin).
-    const first = await req("/api/orgs/globex/invitations", { email: "g1@example.test" }, { cookie: otherOrgAdmin.cookie });
+    const first = await req(
+      "/api/orgs/globex/invitations",
+      { email: "g1@example.test" },
+      { cookie: otherOrgAdmin.cookie },
+    );
     expect(first.status).toBe(201);
-    const second = await req("/api/orgs/globex/invitations", { email: "g2@example.test" }, { cookie: otherOrgAdmin.cookie });
+    const second = await req(
+      "/api/orgs/globex/invitations",
+      { email: "g2@example.test" },
+      { cookie: otherOrgAdmin.cookie },
+    );
     expect(second.status).toBe(409);
     expect((await second.json()).error.code).toBe("NO_SEATS");
     const org = await (await req("/api/orgs/globex", undefined, { cookie: otherOrgAdmin.cookie })).json();
@@ -222,7 +295,9 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
 
   it("an invitation expires after 7 days", async () => {
     const late = await createConfirmedAccount(server.url, server.dataDir, "late");
-    expect((await req("/api/orgs/acme/invitations", { email: late.email }, { cookie: admin })).status).toBe(201);
+    expect((await req("/api/orgs/acme/invitations", { email: late.email }, { cookie: admin })).status).toBe(
+      201,
+    );
     const token = await latestInviteToken(server.dataDir, late.email);
     clock.advance(7 * DAY + 60_000);
     const cookie = await signInCookie(server.url, late.email, late.password);
@@ -234,16 +309,27 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
   });
 
   it("an org admin updates the name and domain (audited)", async () => {
-    const res = await req("/api/orgs/acme", { name: "Acme Learning Ltd", domain: "Acme.Example" }, { method: "PATCH", cookie: admin });
+    const res = await req(
+      "/api/orgs/acme",
+      { name: "Acme Learning Ltd", domain: "Acme.Example" },
+      { method: "PATCH", cookie: admin },
+    );
     expect(res.status).toBe(200);
-    expect((await res.json()).organization).toMatchObject({ name: "Acme Learning Ltd", domain: "acme.example" });
+    expect((await res.json()).organization).toMatchObject({
+      name: "Acme Learning Ltd",
+      domain: "acme.example",
+    });
     const row = await server.runtime.database.db
       .selectFrom("audit_log")
       .selectAll()
       .where("action", "=", "org_updated")
       .executeTakeFirstOrThrow();
     expect(row.actorId).toBe(await userIdOf(server.runtime.database.db, "business@demo.local"));
-    const cleared = await req("/api/orgs/acme", { name: "Acme Learning Co.", domain: "" }, { method: "PATCH", cookie: admin });
+    const cleared = await req(
+      "/api/orgs/acme",
+      { name: "Acme Learning Co.", domain: "" },
+      { method: "PATCH", cookie: admin },
+    );
     expect((await cleared.json()).organization.domain).toBeNull();
   });
 });

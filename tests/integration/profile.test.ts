@@ -8,7 +8,8 @@ import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-serv
 
 const MIN = 60_000;
 const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0,
+  1, 8, 6, 0, 0, 0,
 ]);
 
 describe.each(DIALECTS)("profile (%s)", (dialect) => {
@@ -22,7 +23,8 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     await server?.close();
   });
 
-  const req = (p: string, body?: unknown, opts: Parameters<typeof call>[3] = {}) => call(server.url, p, body, opts);
+  const req = (p: string, body?: unknown, opts: Parameters<typeof call>[3] = {}) =>
+    call(server.url, p, body, opts);
   const upload = (cookie: string | undefined, bytes: Uint8Array, headers: Record<string, string> = {}) =>
     fetch(`${server.url}/api/profile/avatar`, {
       method: "PUT",
@@ -37,19 +39,39 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
 
   it("updates display name and bio; other fields are refused; bio ≤ 500", async () => {
     const u = await newUser("prof");
-    const res = await req("/api/account/profile", { displayName: "  Ada L.  ", bio: "Hello" }, { method: "PATCH", cookie: u.cookie });
+    const res = await req(
+      "/api/account/profile",
+      { displayName: "  Ada L.  ", bio: "Hello" },
+      { method: "PATCH", cookie: u.cookie },
+    );
     expect(res.status).toBe(200);
     expect((await res.json()).profile).toMatchObject({ displayName: "Ada L.", bio: "Hello", email: u.email });
-    const long = await req("/api/account/profile", { bio: "x".repeat(501) }, { method: "PATCH", cookie: u.cookie });
+    const long = await req(
+      "/api/account/profile",
+      { bio: "x".repeat(501) },
+      { method: "PATCH", cookie: u.cookie },
+    );
     expect(long.status).toBe(400);
     expect((await long.json()).error.fields.bio).toMatch(/500/);
-    const mass = await req("/api/account/profile", { displayName: "X", role: "admin", accountType: "business" }, { method: "PATCH", cookie: u.cookie });
+    const mass = await req(
+      "/api/account/profile",
+      { displayName: "X", role: "admin", accountType: "business" },
+      { method: "PATCH", cookie: u.cookie },
+    );
     expect(mass.status).toBe(400);
-    const row = await server.runtime.database.db.selectFrom("user").selectAll().where("id", "=", u.id).executeTakeFirstOrThrow();
+    const row = await server.runtime.database.db
+      .selectFrom("user")
+      .selectAll()
+      .where("id", "=", u.id)
+      .executeTakeFirstOrThrow();
     expect(row.role).not.toBe("admin");
     expect(row.accountType).not.toBe("business");
-    expect((await req("/api/account/profile", "{oops", { method: "PATCH", cookie: u.cookie })).status).toBe(400);
-    expect((await req("/api/account/profile", { displayName: "" }, { method: "PATCH", cookie: u.cookie })).status).toBe(400);
+    expect((await req("/api/account/profile", "{oops", { method: "PATCH", cookie: u.cookie })).status).toBe(
+      400,
+    );
+    expect(
+      (await req("/api/account/profile", { displayName: "" }, { method: "PATCH", cookie: u.cookie })).status,
+    ).toBe(400);
   });
 
   it("unauthorized access: visitor, bad Origin, oversized bodies", async () => {
@@ -59,10 +81,30 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     expect((await req("/api/account/export")).status).toBe(401);
     expect((await req("/api/account/delete", { password: "x", confirm: "DELETE" })).status).toBe(401);
     const u = await newUser("orig");
-    expect((await req("/api/account/profile", { bio: "x" }, { method: "PATCH", cookie: u.cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (
+        await req(
+          "/api/account/profile",
+          { bio: "x" },
+          { method: "PATCH", cookie: u.cookie, origin: "https://evil.example" },
+        )
+      ).status,
+    ).toBe(403);
     expect((await upload(u.cookie, PNG, { origin: "https://evil.example" })).status).toBe(403);
-    expect((await req("/api/account/delete", { password: u.password, confirm: "DELETE" }, { cookie: u.cookie, origin: null })).status).toBe(403);
-    const big = await req("/api/account/profile", { bio: "x".repeat(70_000) }, { method: "PATCH", cookie: u.cookie });
+    expect(
+      (
+        await req(
+          "/api/account/delete",
+          { password: u.password, confirm: "DELETE" },
+          { cookie: u.cookie, origin: null },
+        )
+      ).status,
+    ).toBe(403);
+    const big = await req(
+      "/api/account/profile",
+      { bio: "x".repeat(70_000) },
+      { method: "PATCH", cookie: u.cookie },
+    );
     expect(big.status).toBe(413);
   });
 
@@ -72,9 +114,15 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     expect(res.status).toBe(200);
     const { profile } = await res.json();
     expect(profile.avatarUrl).toMatch(new RegExp(`^/api/account/avatar/${u.id}`));
-    const stored = await server.runtime.database.db.selectFrom("user").select("avatar").where("id", "=", u.id).executeTakeFirstOrThrow();
+    const stored = await server.runtime.database.db
+      .selectFrom("user")
+      .select("avatar")
+      .where("id", "=", u.id)
+      .executeTakeFirstOrThrow();
     expect(stored.avatar).toBe(`private/${u.id}/avatar.png`);
-    expect(await server.runtime.storage.head(`private/${u.id}/avatar.png`)).toMatchObject({ size: PNG.byteLength });
+    expect(await server.runtime.storage.head(`private/${u.id}/avatar.png`)).toMatchObject({
+      size: PNG.byteLength,
+    });
 
     const other = await newUser("viewer");
     const got = await req(`/api/account/avatar/${u.id}`, undefined, { cookie: other.cookie });
@@ -85,7 +133,9 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     expect(new Uint8Array(await got.arrayBuffer())).toEqual(PNG);
     expect((await req(`/api/account/avatar/${u.id}`)).status).toBe(401);
     expect((await req(`/api/account/avatar/${other.id}`, undefined, { cookie: u.cookie })).status).toBe(404);
-    expect((await req("/api/account/avatar/..%2F..%2Fetc", undefined, { cookie: u.cookie })).status).toBe(404);
+    expect((await req("/api/account/avatar/..%2F..%2Fetc", undefined, { cookie: u.cookie })).status).toBe(
+      404,
+    );
 
     // A non-image renamed .png, HTML claiming image/png, SVG: refused by content.
     const html = new TextEncoder().encode("<html><script>alert(1)</script></html>");
@@ -114,8 +164,16 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(data.auditEvents.some((e: { action: string }) => e.action === "sign_in")).toBe(true);
     const db = server.runtime.database.db;
-    const account = await db.selectFrom("account").select("password").where("userId", "=", u.id).executeTakeFirstOrThrow();
-    const sessions = await db.selectFrom("session").select(["token", "fingerprint"]).where("userId", "=", u.id).execute();
+    const account = await db
+      .selectFrom("account")
+      .select("password")
+      .where("userId", "=", u.id)
+      .executeTakeFirstOrThrow();
+    const sessions = await db
+      .selectFrom("session")
+      .select(["token", "fingerprint"])
+      .where("userId", "=", u.id)
+      .execute();
     expect(text).not.toContain(account.password!);
     expect(text).not.toMatch(/scrypt\$/);
     expect(text).not.toMatch(/"(token|password|fingerprint|secret)"/i);
@@ -129,10 +187,18 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
   it("deletion needs the password, the typed confirmation and a fresh sign-in; then the user is gone", async () => {
     const u = await newUser("del");
     expect((await upload(u.cookie, PNG)).status).toBe(200);
-    const noConfirm = await req("/api/account/delete", { password: u.password, confirm: "delete" }, { cookie: u.cookie });
+    const noConfirm = await req(
+      "/api/account/delete",
+      { password: u.password, confirm: "delete" },
+      { cookie: u.cookie },
+    );
     expect(noConfirm.status).toBe(400);
     expect((await noConfirm.json()).error.fields.confirm).toMatch(/DELETE/);
-    const wrong = await req("/api/account/delete", { password: "Wrong-Passw0rd!", confirm: "DELETE" }, { cookie: u.cookie });
+    const wrong = await req(
+      "/api/account/delete",
+      { password: "Wrong-Passw0rd!", confirm: "DELETE" },
+      { cookie: u.cookie },
+    );
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).error.fields.password).toBeTruthy();
 
@@ -140,24 +206,47 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
     clock.advance(8 * MIN);
     await req("/api/account/activity", {}, { cookie: u.cookie });
     clock.advance(8 * MIN);
-    const stale = await req("/api/account/delete", { password: u.password, confirm: "DELETE" }, { cookie: u.cookie });
+    const stale = await req(
+      "/api/account/delete",
+      { password: u.password, confirm: "DELETE" },
+      { cookie: u.cookie },
+    );
     expect(stale.status).toBe(403);
     expect((await stale.json()).error.code).toBe("SESSION_NOT_FRESH");
 
     const fresh = await signInCookie(server.url, u.email, u.password);
-    const ok = await req("/api/account/delete", { password: u.password, confirm: "DELETE" }, { cookie: fresh });
+    const ok = await req(
+      "/api/account/delete",
+      { password: u.password, confirm: "DELETE" },
+      { cookie: fresh },
+    );
     expect(ok.status).toBe(204);
     const db = server.runtime.database.db;
-    expect(await db.selectFrom("user").select("id").where("id", "=", u.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom("user").select("id").where("id", "=", u.id).executeTakeFirst(),
+    ).toBeUndefined();
     expect(await db.selectFrom("session").select("id").where("userId", "=", u.id).execute()).toEqual([]);
-    expect(await db.selectFrom("user_group").select("userId").where("userId", "=", u.id).execute()).toEqual([]);
-    expect(await db.selectFrom("user_subscription").select("id").where("userId", "=", u.id).execute()).toEqual([]);
+    expect(await db.selectFrom("user_group").select("userId").where("userId", "=", u.id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await db.selectFrom("user_subscription").select("id").where("userId", "=", u.id).execute(),
+    ).toEqual([]);
     expect(await server.runtime.storage.head(`private/${u.id}/avatar.png`)).toBeNull();
-    expect(existsSync(path.join(server.dataDir, "objects", "data", "private", u.id, "avatar.png"))).toBe(false);
-    const auditRow = await db.selectFrom("audit_log").selectAll().where("action", "=", "account_deleted").where("actorId", "=", u.id).executeTakeFirst();
+    expect(existsSync(path.join(server.dataDir, "objects", "data", "private", u.id, "avatar.png"))).toBe(
+      false,
+    );
+    const auditRow = await db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "account_deleted")
+      .where("actorId", "=", u.id)
+      .executeTakeFirst();
     expect(auditRow).toBeTruthy();
     expect((await req("/api/account/profile", undefined, { cookie: fresh })).status).toBe(401);
-    expect((await call(server.url, "/api/auth/sign-in/email", { email: u.email, password: u.password })).status).not.toBe(200);
+    expect(
+      (await call(server.url, "/api/auth/sign-in/email", { email: u.email, password: u.password })).status,
+    ).not.toBe(200);
   });
 
   it("the last admin of an organisation must hand over before deleting the account", async () => {

@@ -118,8 +118,8 @@ export function MfaCard() {
       password,
     });
     if (!data) return;
-    const { toString } = await import("qrcode");
-    const svg = await toString(data.totpURI, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+    const qrcode = await import("qrcode");
+    const svg = await qrcode.toString(data.totpURI, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
     setPassword("");
     setStep({
       kind: "scan",
@@ -135,9 +135,9 @@ export function MfaCard() {
     if (step.kind !== "scan") return;
     if (!/^\d{6}$/.test(code)) return setError("Enter the 6-digit code from your app.");
     const data = await run("/api/auth/two-factor/verify-totp", { code });
-    if (data === null && error !== null) return;
+    if (data === null) return;
     setCode("");
-    if (data !== null) setStep({ kind: "codes", backupCodes: step.backupCodes });
+    setStep({ kind: "codes", backupCodes: step.backupCodes });
   }
 
   async function disable(event: FormEvent<HTMLFormElement>) {

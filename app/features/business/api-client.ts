@@ -43,7 +43,8 @@ export async function send<T = unknown>(
   const rawFields = (data as { error?: { fields?: unknown } } | null)?.error?.fields;
   const fields: Record<string, string> = {};
   if (rawFields && typeof rawFields === "object") {
-    for (const [k, v] of Object.entries(rawFields as Record<string, unknown>)) if (typeof v === "string") fields[k] = v;
+    for (const [k, v] of Object.entries(rawFields as Record<string, unknown>))
+      if (typeof v === "string") fields[k] = v;
   }
   return {
     ok: false,

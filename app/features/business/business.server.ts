@@ -11,7 +11,7 @@ export async function loadBusinessDashboard({ context }: Ctx) {
   const services = context.get(servicesContext);
   const user = context.get(userContext);
   const organization = await services.organizations.mine(user);
-  if (!organization || !organization.viewer.canManage) {
+  if (!organization?.viewer.canManage) {
     return { organization, members: [], invitations: [] };
   }
   const [members, invitations] = await Promise.all([

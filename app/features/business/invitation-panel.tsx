@@ -14,7 +14,8 @@ export interface InvitePreview {
 const STATE_TEXT: Record<string, string> = {
   used: "This invitation has already been used.",
   expired: "This invitation has expired. Ask your organisation's administrator for a new one.",
-  "other-email": "This invitation was sent to another e-mail address. Sign in with that address to accept it.",
+  "other-email":
+    "This invitation was sent to another e-mail address. Sign in with that address to accept it.",
   invalid: "This invitation link is not valid.",
 };
 
@@ -58,8 +59,9 @@ export function InvitationPanel({
     return (
       <Notice tone="info" title={`Join ${invite.organizationName}`}>
         <p>
-          You are invited as {invite.role === "admin" ? "an administrator" : "a member"}. Your account becomes a
-          business account and shares the organisation's plan. The invitation expires on {formatDate(invite.expiresAt)}.
+          You are invited as {invite.role === "admin" ? "an administrator" : "a member"}. Your account becomes
+          a business account and shares the organisation's plan. The invitation expires on{" "}
+          {formatDate(invite.expiresAt)}.
         </p>
         {error ? (
           <p role="alert" className="mt-2 text-danger-text">
@@ -67,7 +69,11 @@ export function InvitationPanel({
           </p>
         ) : null}
         <Button className="mt-3" size="sm" onClick={() => void accept()} disabled={busy}>
-          {busy ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : <Check aria-hidden="true" className="size-4" />}
+          {busy ? (
+            <LoaderCircle aria-hidden="true" className="spin size-4" />
+          ) : (
+            <Check aria-hidden="true" className="size-4" />
+          )}
           {busy ? "Joining…" : "Accept invitation"}
         </Button>
       </Notice>
@@ -79,8 +85,8 @@ export function InvitationPanel({
       {pending.map((p) => (
         <p key={`${p.organizationName}-${p.expiresAt}`} className="flex items-center gap-2">
           <MailOpen aria-hidden="true" className="size-4 shrink-0" />
-          {p.organizationName} invited you (until {formatDate(p.expiresAt)}). Open the link in the invitation e-mail to
-          accept.
+          {p.organizationName} invited you (until {formatDate(p.expiresAt)}). Open the link in the invitation
+          e-mail to accept.
         </p>
       ))}
     </Notice>

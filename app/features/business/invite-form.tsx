@@ -26,7 +26,10 @@ export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }
     }
     setError(null);
     setPending(true);
-    const result = await send("POST", `/api/orgs/${encodeURIComponent(slug)}/invitations`, { email: email.trim(), role });
+    const result = await send("POST", `/api/orgs/${encodeURIComponent(slug)}/invitations`, {
+      email: email.trim(),
+      role,
+    });
     setPending(false);
     if (result.ok) {
       showToast("Invitation sent", { description: `${email.trim()} gets a link valid for 7 days.` });
@@ -79,7 +82,11 @@ export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }
         </div>
       </div>
       <Button type="submit" size="sm" disabled={pending || noSeats}>
-        {pending ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : <Send aria-hidden="true" className="size-4" />}
+        {pending ? (
+          <LoaderCircle aria-hidden="true" className="spin size-4" />
+        ) : (
+          <Send aria-hidden="true" className="size-4" />
+        )}
         {pending ? "Sending…" : "Send invitation"}
       </Button>
     </form>

@@ -33,27 +33,79 @@ export function MembersTable({
   async function remove() {
     if (!target) return;
     setBusy(true);
-    const result = await send("DELETE", `/api/orgs/${encodeURIComponent(slug)}/members/${encodeURIComponent(target.userId)}`);
+    const result = await send(
+      "DELETE",
+      `/api/orgs/${encodeURIComponent(slug)}/members/${encodeURIComponent(target.userId)}`,
+    );
     setBusy(false);
     setTarget(null);
     if (result.ok) {
-      showToast("Member removed", { description: `${target.name} no longer shares the organisation's plan.` });
+      showToast("Member removed", {
+        description: `${target.name} no longer shares the organisation's plan.`,
+      });
       void revalidate();
     } else {
       showToast("Could not remove the member", { description: result.message });
     }
   }
 
+  const adminCount = members.filter((m) => m.role === "admin").length;
+  // The last administrator cannot be removed (the server refuses too): no button for them.
+  const removable = (m: MemberRowData) => canManage && !(m.role === "admin" && adminCount <= 1);
+  const roleBadge = (m: MemberRowData) => (
+    <span
+      className={
+        m.role === "admin"
+          ? "rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-text"
+          : "rounded-full bg-sunken px-2 py-0.5 text-xs font-medium text-ink-muted"
+      }
+    >
+      {m.role === "admin" ? "Admin" : "Member"}
+    </span>
+  );
+  const removeButton = (m: MemberRowData) =>
+    removable(m) ? (
+      <Button variant="ghost" size="sm" onClick={() => setTarget(m)} aria-label={`Remove ${m.name}`}>
+        <UserMinus aria-hidden="true" className="size-4" />
+        Remove
+      </Button>
+    ) : null;
+
   return (
     <>
-      <div className="-mx-5 overflow-x-auto">
-        <table className="w-full min-w-[34rem] text-left text-sm">
+      <ul className="divide-y divide-line text-sm sm:hidden">
+        {members.map((m) => (
+          <li key={m.userId} className="flex items-start justify-between gap-3 py-3">
+            <div className="min-w-0">
+              <p className="text-ink">
+                {m.name}
+                {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
+              </p>
+              <p className="break-all text-ink-muted">{m.email}</p>
+              <p className="mt-1 flex items-center gap-2 text-xs text-ink-muted">
+                {roleBadge(m)} joined {formatDate(m.joinedAt)}
+              </p>
+            </div>
+            {removeButton(m)}
+          </li>
+        ))}
+      </ul>
+      <div className="-mx-5 hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
           <thead className="text-xs uppercase tracking-wide text-ink-subtle">
             <tr>
-              <th scope="col" className="px-5 py-2 font-medium">Name</th>
-              <th scope="col" className="px-5 py-2 font-medium">E-mail</th>
-              <th scope="col" className="px-5 py-2 font-medium">Role</th>
-              <th scope="col" className="px-5 py-2 font-medium">Joined</th>
+              <th scope="col" className="px-5 py-2 font-medium">
+                Name
+              </th>
+              <th scope="col" className="px-5 py-2 font-medium">
+                E-mail
+              </th>
+              <th scope="col" className="px-5 py-2 font-medium">
+                Role
+              </th>
+              <th scope="col" className="px-5 py-2 font-medium">
+                Joined
+              </th>
               {canManage ? (
                 <th scope="col" className="px-5 py-2 font-medium">
                   <span className="sr-only">Actions</span>
@@ -69,26 +121,9 @@ export function MembersTable({
                   {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
                 </td>
                 <td className="px-5 py-2.5 break-all text-ink-muted">{m.email}</td>
-                <td className="px-5 py-2.5">
-                  <span
-                    className={
-                      m.role === "admin"
-                        ? "rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent-text"
-                        : "rounded-full bg-sunken px-2 py-0.5 text-xs font-medium text-ink-muted"
-                    }
-                  >
-                    {m.role === "admin" ? "Admin" : "Member"}
-                  </span>
-                </td>
+                <td className="px-5 py-2.5">{roleBadge(m)}</td>
                 <td className="px-5 py-2.5 whitespace-nowrap text-ink-muted">{formatDate(m.joinedAt)}</td>
-                {canManage ? (
-                  <td className="px-5 py-2.5 text-right">
-                    <Button variant="ghost" size="sm" onClick={() => setTarget(m)} aria-label={`Remove ${m.name}`}>
-                      <UserMinus aria-hidden="true" className="size-4" />
-                      Remove
-                    </Button>
-                  </td>
-                ) : null}
+                {canManage ? <td className="px-5 py-2.5 text-right">{removeButton(m)}</td> : null}
               </tr>
             ))}
           </tbody>
@@ -103,8 +138,8 @@ export function MembersTable({
         onClose={() => setTarget(null)}
       >
         <p>
-          {target?.name} ({target?.email}) loses access to the organisation's plan on their next request. You can invite
-          them again later.
+          {target?.name} ({target?.email}) loses access to the organisation's plan on their next request. You
+          can invite them again later.
         </p>
       </ConfirmDialog>
     </>

@@ -8,7 +8,15 @@ import { showToast } from "../layout/app-toaster.tsx";
 import { send } from "./api-client.ts";
 
 /** The organisation's name and domain, editable by its administrators. */
-export function OrgDetailsForm({ slug, name, domain }: { slug: string; name: string; domain: string | null }) {
+export function OrgDetailsForm({
+  slug,
+  name,
+  domain,
+}: {
+  slug: string;
+  name: string;
+  domain: string | null;
+}) {
   const { revalidate } = useRevalidator();
   const [values, setValues] = useState({ name, domain: domain ?? "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -66,7 +74,11 @@ export function OrgDetailsForm({ slug, name, domain }: { slug: string; name: str
         disabled={pending}
       />
       <Button type="submit" size="sm" disabled={pending}>
-        {pending ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : <Save aria-hidden="true" className="size-4" />}
+        {pending ? (
+          <LoaderCircle aria-hidden="true" className="spin size-4" />
+        ) : (
+          <Save aria-hidden="true" className="size-4" />
+        )}
         {pending ? "Saving…" : "Save details"}
       </Button>
     </form>

@@ -1,5 +1,13 @@
 /** Seats used of the plan's total, as an accessible meter (pending invitations shown apart). */
-export function SeatsMeter({ used, total, pending }: { used: number; total: number | null; pending: number }) {
+export function SeatsMeter({
+  used,
+  total,
+  pending,
+}: {
+  used: number;
+  total: number | null;
+  pending: number;
+}) {
   if (total === null) {
     return <p className="text-sm text-ink-muted">{used} seats used · no seat limit on record</p>;
   }
@@ -16,6 +24,8 @@ export function SeatsMeter({ used, total, pending }: { used: number; total: numb
           {Math.max(0, total - used)} available{pending > 0 ? ` · ${pending} invited` : ""}
         </span>
       </div>
+      {/* A styled bar: the native <meter> cannot show pending invitations as a second segment. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: two-segment bar with the meter role */}
       <div
         role="meter"
         aria-label="Seats used"

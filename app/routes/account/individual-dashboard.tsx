@@ -41,7 +41,11 @@ export default function IndividualDashboard({ loaderData }: Route.ComponentProps
       path="/individual/dashboard"
       purpose="Your plan, what it unlocks, and any invitation to join an organisation."
     >
-      <InvitationPanel token={loaderData.invite ? token : null} invite={loaderData.invite} pending={loaderData.pending} />
+      <InvitationPanel
+        token={loaderData.invite ? token : null}
+        invite={loaderData.invite}
+        pending={loaderData.pending}
+      />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <Panel title="Your plan">
           <KeyValueList
@@ -52,7 +56,9 @@ export default function IndividualDashboard({ loaderData }: Route.ComponentProps
               ["Shared from", orgName ?? "— (your own plan)"],
             ]}
           />
-          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">What it unlocks</h3>
+          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">
+            What it unlocks
+          </h3>
           <ul className="list-disc space-y-1 pl-5 text-sm text-ink">
             {(UNLOCKS[user.pricingTier] ?? UNLOCKS.Free)!.map((line) => (
               <li key={line}>{line}</li>

@@ -1,19 +1,40 @@
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
+import { Panel } from "../../features/account/feature-screen.tsx";
+import { ProfileAvatar } from "../../features/account/profile-avatar.tsx";
+import { ProfileEditor } from "../../features/account/profile-editor.tsx";
 import { AccessFacts, IdentityFacts, SessionFacts } from "../../features/account/user-summary.tsx";
 import { useAuth } from "../../features/auth/auth-context.tsx";
+import { Screen } from "../../features/business/screen.tsx";
+import { servicesContext, userContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/profile");
 
-export default function Profile() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  return { profile: await services.profile.get(context.get(userContext)) };
+}
+
+export default function Profile({ loaderData }: Route.ComponentProps) {
   const { user } = useAuth();
+  const { profile } = loaderData;
   return (
-    <FeatureScreen
+    <Screen
       path="/profile"
-      purpose="Who you are on the hub: your name, e-mail address, phone number, plan, roles and groups."
-      coming="editing your name, phone number and avatar, and changing your e-mail address with a confirmation code."
+      purpose="Who you are on the hub: your display name, bio and avatar, and your e-mail address, plan, roles and groups."
     >
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <Panel title="Public profile">
+          <ProfileEditor
+            key={`${profile.displayName ?? ""}|${profile.bio ?? ""}`}
+            displayName={profile.displayName ?? profile.name}
+            bio={profile.bio ?? ""}
+          />
+        </Panel>
+        <Panel title="Avatar">
+          <ProfileAvatar avatarUrl={profile.avatarUrl} name={profile.displayName ?? profile.name} />
+        </Panel>
+      </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="Identity">
           <IdentityFacts user={user} />
@@ -25,6 +46,6 @@ export default function Profile() {
       <Panel title="Current session">
         <SessionFacts user={user} />
       </Panel>
-    </FeatureScreen>
+    </Screen>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { ApiKeysCard } from "../../features/account/api-keys-card.tsx";
+import { AccountDataCards } from "../../features/account/export-card.tsx";
 import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
 import { MfaCard } from "../../features/account/mfa-card.tsx";
 import { PasswordCard } from "../../features/account/password-card.tsx";
@@ -35,6 +36,7 @@ export default function Settings() {
         <PasswordCard onChanged={() => setSessionsKey((k) => k + 1)} />
       </div>
       <SessionsCard reloadKey={sessionsKey} />
+      <AccountDataCards />
       <MfaCard />
       <ApiKeysCard />
     </FeatureScreen>

@@ -32,7 +32,8 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
     return (
       <Screen path="/business/dashboard" purpose="Your organisation's plan, seats and members.">
         <Notice tone="warn" title="No organisation">
-          Your account is not part of an organisation. Ask your organisation's administrator for an invitation.
+          Your account is not part of an organisation. Ask your organisation's administrator for an
+          invitation.
         </Notice>
       </Screen>
     );
@@ -47,7 +48,14 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
               ["Name", org.name],
               ["Domain", org.domain ?? "—"],
               ["Created", formatDate(org.createdAt)],
-              ["Your role", org.viewer.role === "admin" ? "Administrator" : org.viewer.role === "app-admin" ? "App administrator" : "Member"],
+              [
+                "Your role",
+                org.viewer.role === "admin"
+                  ? "Administrator"
+                  : org.viewer.role === "app-admin"
+                    ? "App administrator"
+                    : "Member",
+              ],
             ]}
           />
         </Panel>
@@ -72,7 +80,9 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
             <InviteForm slug={org.slug} noSeats={noSeats} />
             {invitations.length > 0 ? (
               <div className="mt-5">
-                <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">Pending invitations</h3>
+                <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">
+                  Pending invitations
+                </h3>
                 <ul className="divide-y divide-line text-sm">
                   {invitations.map((i) => (
                     <li key={i.id} className="flex flex-wrap justify-between gap-2 py-2">

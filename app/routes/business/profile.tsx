@@ -36,13 +36,23 @@ export default function BusinessProfile({ loaderData }: Route.ComponentProps) {
               ["Identifier", org.slug],
               ["Domain", org.domain ?? "—"],
               ["Created", formatDate(org.createdAt)],
-              ["Seats", org.seats.total === null ? `${org.seats.used} used` : `${org.seats.used} of ${org.seats.total} used`],
+              [
+                "Seats",
+                org.seats.total === null
+                  ? `${org.seats.used} used`
+                  : `${org.seats.used} of ${org.seats.total} used`,
+              ],
             ]}
           />
         </Panel>
         {org.viewer.canEdit ? (
           <Panel title="Edit details">
-            <OrgDetailsForm key={`${org.name}|${org.domain ?? ""}`} slug={org.slug} name={org.name} domain={org.domain} />
+            <OrgDetailsForm
+              key={`${org.name}|${org.domain ?? ""}`}
+              slug={org.slug}
+              name={org.name}
+              domain={org.domain}
+            />
           </Panel>
         ) : (
           <Notice tone="info" title="Read only">

@@ -53,7 +53,9 @@ function parseMetadata(text: string | null): Record<string, unknown> {
   if (!text) return {};
   try {
     const value = JSON.parse(text) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -93,7 +95,11 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
 
     /** Name and domain (the domain lives in the metadata document, other keys are kept). */
     async updateDetails(id: string, name: string, domain: string | null): Promise<void> {
-      const row = await db.selectFrom("organization").select("metadata").where("id", "=", id).executeTakeFirst();
+      const row = await db
+        .selectFrom("organization")
+        .select("metadata")
+        .where("id", "=", id)
+        .executeTakeFirst();
       const meta = parseMetadata(row?.metadata ?? null);
       if (domain === null) delete meta.domain;
       else meta.domain = domain;
@@ -121,7 +127,11 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         .execute();
       const admins = new Set(
         (
-          await db.selectFrom("user_group").select("userId").where("groupName", "=", adminGroup(slug)).execute()
+          await db
+            .selectFrom("user_group")
+            .select("userId")
+            .where("groupName", "=", adminGroup(slug))
+            .execute()
         ).map((r) => r.userId),
       );
       return rows.map((r) => ({ ...r, isAdmin: admins.has(r.userId) }));
@@ -169,7 +179,9 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", nowIso)]))
         .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", nowIso)]))
         .execute();
-      const best = rows.sort((a, b) => (RANK[b.tier.toLowerCase()] ?? -1) - (RANK[a.tier.toLowerCase()] ?? -1))[0];
+      const best = rows.sort(
+        (a, b) => (RANK[b.tier.toLowerCase()] ?? -1) - (RANK[a.tier.toLowerCase()] ?? -1),
+      )[0];
       if (!best) return null;
       const seats = Number(parseMetadata(best.metadata).seats);
       return {
@@ -214,11 +226,19 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
 
     async removeFromGroups(userId: string, names: string[]): Promise<void> {
       if (names.length === 0) return;
-      await db.deleteFrom("user_group").where("userId", "=", userId).where("groupName", "in", names).execute();
+      await db
+        .deleteFrom("user_group")
+        .where("userId", "=", userId)
+        .where("groupName", "in", names)
+        .execute();
     },
 
     async groupsOf(userId: string): Promise<string[]> {
-      const rows = await db.selectFrom("user_group").select("groupName").where("userId", "=", userId).execute();
+      const rows = await db
+        .selectFrom("user_group")
+        .select("groupName")
+        .where("userId", "=", userId)
+        .execute();
       return rows.map((r) => r.groupName);
     },
 
@@ -257,7 +277,16 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
     async findInvitationByHash(tokenHash: string): Promise<InvitationRow | null> {
       const row = await db
         .selectFrom("organization_invitation")
-        .select(["id", "organizationId", "email", "role", "invitedBy", "createdAt", "expiresAt", "acceptedAt"])
+        .select([
+          "id",
+          "organizationId",
+          "email",
+          "role",
+          "invitedBy",
+          "createdAt",
+          "expiresAt",
+          "acceptedAt",
+        ])
         .where("tokenHash", "=", tokenHash)
         .executeTakeFirst();
       return row ?? null;
@@ -277,7 +306,16 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
     async pendingForOrg(orgId: string, nowIso: string): Promise<InvitationRow[]> {
       return db
         .selectFrom("organization_invitation")
-        .select(["id", "organizationId", "email", "role", "invitedBy", "createdAt", "expiresAt", "acceptedAt"])
+        .select([
+          "id",
+          "organizationId",
+          "email",
+          "role",
+          "invitedBy",
+          "createdAt",
+          "expiresAt",
+          "acceptedAt",
+        ])
         .where("organizationId", "=", orgId)
         .where("acceptedAt", "is", null)
         .where("expiresAt", ">", nowIso)
@@ -285,7 +323,10 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async pendingForEmail(email: string, nowIso: string): Promise<Array<InvitationRow & { orgName: string }>> {
+    async pendingForEmail(
+      email: string,
+      nowIso: string,
+    ): Promise<Array<InvitationRow & { orgName: string }>> {
       return db
         .selectFrom("organization_invitation")
         .innerJoin("organization", "organization.id", "organization_invitation.organizationId")

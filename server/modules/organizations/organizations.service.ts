@@ -189,7 +189,10 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
     return { org, userId, isAdmin, appAdmin, canManage, canEdit };
   }
 
-  async function view(org: OrganizationRow, standing: { isAdmin: boolean; canManage: boolean; canEdit: boolean }) {
+  async function view(
+    org: OrganizationRow,
+    standing: { isAdmin: boolean; canManage: boolean; canEdit: boolean },
+  ) {
     const sub = await repo.tenantSubscription(org.id, new Date(now()));
     const used = await repo.countMembers(org.slug);
     const pending = (await repo.pendingForOrg(org.id, nowIso())).length;
@@ -348,7 +351,8 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         const r = createOrganizationsRepo(trx);
         const invitation = await r.findInvitationByHash(hashInvitationToken(token));
         if (!invitation) throw new ServiceError("NOT_FOUND", "This invitation does not exist.");
-        if (invitation.acceptedAt) throw new ServiceError("CONFLICT", "This invitation has already been used.");
+        if (invitation.acceptedAt)
+          throw new ServiceError("CONFLICT", "This invitation has already been used.");
         const at = nowIso();
         if (invitation.expiresAt <= at) {
           throw new ServiceError("CONFLICT", "This invitation has expired. Ask for a new one.");

@@ -6,7 +6,9 @@ const bytes = (...parts: Array<number[] | string>) =>
 
 describe("sniffImageType", () => {
   it("recognises PNG, JPEG and WebP by their magic bytes", () => {
-    expect(sniffImageType(bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], new Array(8).fill(0)))).toEqual({
+    expect(
+      sniffImageType(bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], new Array(8).fill(0))),
+    ).toEqual({
       mime: "image/png",
       ext: "png",
     });

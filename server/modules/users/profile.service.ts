@@ -45,8 +45,8 @@ export interface RequestInfo {
   ip?: string | null;
 }
 
-// Control characters (other than none) are refused in single-line fields.
-const noControl = (v: string) => !/[\u0000-\u001f\u007f]/.test(v);
+/** Control characters are refused in single-line fields. */
+const noControl = (v: string) => ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
 
 export const updateProfileSchema = z.strictObject(
   {
@@ -63,11 +63,17 @@ export const updateProfileSchema = z.strictObject(
       .nullable()
       .optional(),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "Only displayName and bio can be changed here." : undefined) },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? "Only displayName and bio can be changed here." : undefined,
+  },
 );
 
 export const deleteAccountSchema = z.object({
-  password: z.string({ error: "Enter your password." }).min(1, "Enter your password.").max(512, "The password is too long."),
+  password: z
+    .string({ error: "Enter your password." })
+    .min(1, "Enter your password.")
+    .max(512, "The password is too long."),
   confirm: z
     .string({ error: `Type ${DELETE_CONFIRMATION} to confirm.` })
     .refine((v) => v === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm.`),
@@ -77,7 +83,8 @@ const avatarUrlOf = (userId: string, key: string | null, updatedAt: string) =>
   key ? `/api/account/avatar/${encodeURIComponent(userId)}?v=${Date.parse(updatedAt) || 0}` : null;
 
 function requireUser(actor: UserContext): string {
-  if (actor.authStatus === "visitor" || !actor.userId) throw new ServiceError("UNAUTHENTICATED", "Sign in first.");
+  if (actor.authStatus === "visitor" || !actor.userId)
+    throw new ServiceError("UNAUTHENTICATED", "Sign in first.");
   return actor.userId;
 }
 
@@ -168,7 +175,11 @@ export function createProfileService(deps: ProfileDeps) {
     async removeAvatar(actor: UserContext): Promise<ProfileView> {
       const userId = requireUser(actor);
       await deleteAvatarObjects(userId);
-      await db.updateTable("user").set({ avatar: null, updatedAt: nowIso() }).where("id", "=", userId).execute();
+      await db
+        .updateTable("user")
+        .set({ avatar: null, updatedAt: nowIso() })
+        .where("id", "=", userId)
+        .execute();
       return toView(await loadUser(userId));
     },
 
@@ -179,7 +190,8 @@ export function createProfileService(deps: ProfileDeps) {
       const user = await db.selectFrom("user").select(["avatar"]).where("id", "=", userId).executeTakeFirst();
       const key = user?.avatar ?? null;
       const mime = key ? avatarMimeOfKey(key) : null;
-      if (!key || !mime || !key.startsWith(`private/${userId}/`)) throw new ServiceError("NOT_FOUND", "No avatar.");
+      if (!key || !mime || !key.startsWith(`private/${userId}/`))
+        throw new ServiceError("NOT_FOUND", "No avatar.");
       const object = await storage.get(key);
       if (!object) throw new ServiceError("NOT_FOUND", "No avatar.");
       return { body: object.body, contentType: mime };
@@ -197,7 +209,18 @@ export function createProfileService(deps: ProfileDeps) {
         .execute();
       const subscriptions = await db
         .selectFrom("user_subscription")
-        .select(["id", "tier", "tenantId", "status", "source", "startedAt", "expiresAt", "canceledAt", "createdAt", "updatedAt"])
+        .select([
+          "id",
+          "tier",
+          "tenantId",
+          "status",
+          "source",
+          "startedAt",
+          "expiresAt",
+          "canceledAt",
+          "createdAt",
+          "updatedAt",
+        ])
         .where("userId", "=", userId)
         .execute();
       const sessions = await db
@@ -218,8 +241,16 @@ export function createProfileService(deps: ProfileDeps) {
         .limit(1000)
         .execute();
       const at = nowIso();
-      await audit.append({ action: "data_exported", actorId: userId, targetType: "user", targetId: userId, ip: info.ip ?? null, at });
-      const epochIso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
+      await audit.append({
+        action: "data_exported",
+        actorId: userId,
+        targetType: "user",
+        targetId: userId,
+        ip: info.ip ?? null,
+        at,
+      });
+      const epochIso = (v: unknown) =>
+        v === null || v === undefined ? null : new Date(Number(v)).toISOString();
       return {
         exportedAt: at,
         profile: {
@@ -281,14 +312,20 @@ export function createProfileService(deps: ProfileDeps) {
         .where("userId", "=", userId)
         .where("providerId", "=", "credential")
         .executeTakeFirst();
-      const ok = credential?.password ? await verifyPassword({ hash: credential.password, password: body.password }) : false;
+      const ok = credential?.password
+        ? await verifyPassword({ hash: credential.password, password: body.password })
+        : false;
       if (!ok) {
-        throw new ServiceError("INVALID_PASSWORD", "The password is not correct.", { password: "The password is not correct." });
+        throw new ServiceError("INVALID_PASSWORD", "The password is not correct.", {
+          password: "The password is not correct.",
+        });
       }
       await inTransaction(db, async (trx) => {
         const orgs = createOrganizationsRepo(trx);
         const groups = await orgs.groupsOf(userId);
-        for (const slug of groups.filter((g) => g.startsWith("org-") && !g.endsWith("-admin")).map((g) => g.slice(4))) {
+        for (const slug of groups
+          .filter((g) => g.startsWith("org-") && !g.endsWith("-admin"))
+          .map((g) => g.slice(4))) {
           if (!groups.includes(adminGroup(slug))) continue;
           const members = await orgs.listMembers(slug);
           const heir = members.find((m) => m.isAdmin && m.userId !== userId);
