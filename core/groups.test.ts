@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  adminScopeOrgs,
   BUSINESS_GROUP,
   CONTENT_MANAGER_GROUP,
   GROUP_PRECEDENCE,
   isOrgAdminGroup,
   isOrgGroup,
+  isPlatformAdmin,
   orgSlugFromGroup,
   orgSlugsFromGroups,
   parseGroups,
@@ -155,5 +157,18 @@ describe("tierFromGroups (spec §6, highest wins)", () => {
   ];
   it.each(cases)("%j → %s", (groups, tier) => {
     expect(tierFromGroups(groups)).toBe(tier);
+  });
+});
+
+describe("admin scope", () => {
+  it("platform admins manage every organisation", () => {
+    expect(adminScopeOrgs(["app-admin"])).toBeNull();
+    expect(adminScopeOrgs(["app-owner", "org-acme-admin"])).toBeNull();
+    expect(isPlatformAdmin(["org-acme-admin"])).toBe(false);
+  });
+  it("organisation admins manage only their own organisations", () => {
+    expect(adminScopeOrgs(["org-acme", "org-acme-admin", "Business"])).toEqual(["acme"]);
+    expect(adminScopeOrgs(["org-acme", "org-beta-admin", "org-gamma-admin"])).toEqual(["beta", "gamma"]);
+    expect(adminScopeOrgs(["individual-pro", "ContentManager"])).toEqual([]);
   });
 });

@@ -134,3 +134,21 @@ export function tierFromGroups(groups: readonly string[]): AuthTier {
   }
   return best;
 }
+
+/** Platform administrators: app-admin and app-owner act on every tenant. */
+export function isPlatformAdmin(groups: readonly string[]): boolean {
+  return groups.includes("app-admin") || groups.includes("app-owner");
+}
+
+/**
+ * The organisations whose members an administrator may manage: null means every organisation
+ * (platform administrators); otherwise the slugs of the `org-<slug>-admin` groups held. Spec §6
+ * gives organisation admins the Admin role, so every admin operation on users must scope by this.
+ */
+export function adminScopeOrgs(groups: readonly string[]): string[] | null {
+  if (isPlatformAdmin(groups)) return null;
+  return groups
+    .filter(isOrgAdminGroup)
+    .map((g) => orgSlugFromGroup(g)!)
+    .filter(Boolean);
+}

@@ -15,7 +15,7 @@
  * Datetimes are ISO-8601 UTC. No token ever leaves the server.
  */
 import type { Context, Hono } from "hono";
-import { hasPermission, rolesFromGroups } from "../../core/index.ts";
+import { adminScopeOrgs, hasPermission, rolesFromGroups } from "../../core/index.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { claimsForUser } from "../auth/identity.ts";
 import { registerMfaApi } from "../auth/mfa-api.ts";
@@ -218,6 +218,23 @@ export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
       .where("id", "=", userId)
       .executeTakeFirst();
     if (!user) return apiError(c, 404, "NOT_FOUND", "No such user.");
+    // Organisation admins hold Admin (spec §6) but manage only their own organisation's members.
+    const scope = adminScopeOrgs(actor.groups);
+    if (scope !== null) {
+      const member = scope.length
+        ? await runtime.database.db
+            .selectFrom("user_group")
+            .select("userId")
+            .where("userId", "=", userId)
+            .where(
+              "groupName",
+              "in",
+              scope.map((slug) => `org-${slug}`),
+            )
+            .executeTakeFirst()
+        : undefined;
+      if (!member) return apiError(c, 404, "NOT_FOUND", "No such user.");
+    }
     const unlocked = await throttle.unlockAccount(userId);
     await audit.record("admin_unlock", {
       actorId: actor.userId,

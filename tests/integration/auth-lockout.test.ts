@@ -164,6 +164,16 @@ describe.each(DIALECTS)("sign-in failures and lockout (%s)", (dialect) => {
     const refused = await call(server.url, `/api/admin/users/${user.id}/unlock`, {}, { cookie: freeCookie });
     expect(refused.status).toBe(403);
     expect((await attempt(server.url, account.email, account.password)).status).toBe(429);
+    // An organisation admin holds Admin (spec §6) but reaches only its own organisation's members.
+    const orgAdminCookie = await signIn(server.url, "business@demo.local", DEMO_PASSWORD);
+    const outsider = await call(
+      server.url,
+      `/api/admin/users/${user.id}/unlock`,
+      {},
+      { cookie: orgAdminCookie },
+    );
+    expect(outsider.status).toBe(404);
+    expect((await attempt(server.url, account.email, account.password)).status).toBe(429);
 
     const adminCookie = await signIn(server.url, "admin@demo.local", DEMO_PASSWORD);
     const missing = await call(
