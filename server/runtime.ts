@@ -90,6 +90,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const authSecurity = createAuthSecurity({
       db: database.db,
       mailer,
+      sms,
       secret,
       secureCookies: baseURL.startsWith("https://"),
       now: options.now,

@@ -91,6 +91,9 @@ export interface IdentityUser {
   name: string;
   username: string | null;
   accountType?: string | null;
+  /** Set by the phone-number plugin; only a verified number becomes the phone_number claim. */
+  phoneNumber?: string | null;
+  phoneNumberVerified?: boolean | number | null;
 }
 
 /** Subscription statuses that grant their tier (until expiresAt). */
@@ -151,6 +154,9 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
     "custom:account_type": user.accountType ?? "individual",
     "custom:subscriptionStatus": best ? best.status : "none",
   };
+  if (user.phoneNumber && (user.phoneNumberVerified === true || user.phoneNumberVerified === 1)) {
+    claims.phone_number = user.phoneNumber;
+  }
   if (best) claims["custom:tier"] = best.tier.toLowerCase();
   if (org) {
     claims["custom:tenantId"] = org.id;

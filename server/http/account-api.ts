@@ -65,8 +65,6 @@ function requestOrigin(c: Context): string | null {
 
 export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
   const { guard, audit, throttle, now } = runtime.authSecurity;
-  // SMS codes (phone verification, second factor) go through the runtime's SmsSender.
-  runtime.authSecurity.sms ??= runtime.sms;
   registerMfaApi(app, runtime.authSecurity);
 
   const headersOf = (c: Context) => {
