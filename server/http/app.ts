@@ -14,6 +14,9 @@ import { createPageCache } from "./page-cache.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 
+/** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
+const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";
+
 type Env = { Variables: { nonce: string; clientIp: string } };
 
 /** Largest request body accepted by the auth, account and admin APIs. */
@@ -141,6 +144,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
     let body: Uint8Array | undefined;
+    let authUrl = c.req.url;
     if (c.req.method === "POST") {
       const origin = c.req.header("origin");
       if (origin && origin !== "null" && !allowedOrigins(c, runtime).has(origin)) {
@@ -170,6 +174,25 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
           return jsonError(400, "INVALID_BODY", "The request body must be a JSON object.");
         }
+        if (c.req.path === PHONE_SIGN_IN_PATH) {
+          // Sign-in by a verified phone number: resolved to the account's e-mail on the server,
+          // then the e-mail sign-in runs with its lockout, confirmation and second-factor rules.
+          const { phoneNumber, password, ...rest } = parsed as Record<string, unknown>;
+          if (typeof phoneNumber !== "string" || !/^\+?[0-9 ()-]{6,24}$/.test(phoneNumber)) {
+            return jsonError(400, "VALIDATION_ERROR", "Enter the phone number in international format, e.g. +15550100.");
+          }
+          const owner = await runtime.database.db
+            .selectFrom("user")
+            .select("email")
+            .where("phoneNumber", "=", phoneNumber.replace(/[ ()-]/g, ""))
+            .where("phoneNumberVerified", "=", true)
+            .executeTakeFirst();
+          // An unknown number signs in as an address no account has: the same answer and cost.
+          const email = owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
+          body = new TextEncoder().encode(JSON.stringify({ ...rest, email, password }));
+          headers.delete("content-length");
+          authUrl = new URL("/api/auth/sign-in/email", c.req.url).toString();
+        }
       }
     }
     // The session rules (time-outs, device binding) apply to Better Auth's own endpoints too:
@@ -180,7 +203,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     let response: Response;
     try {
       response = await runtime.auth.handler(
-        new Request(c.req.url, { method: c.req.method, headers, body: body as BodyInit | undefined }),
+        new Request(authUrl, { method: c.req.method, headers, body: body as BodyInit | undefined }),
       );
     } catch (error) {
       runtime.logger.warn({ err: error, path: c.req.path }, "auth request failed");

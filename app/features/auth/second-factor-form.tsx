@@ -6,13 +6,7 @@ import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { formatCountdown, postJson } from "./api.ts";
 import { Field } from "./fields.tsx";
 import { updateMetrics } from "./session-cache.ts";
-import {
-  clientBlockedUntil,
-  looksLikePhone,
-  nextThrottle,
-  PHONE_SIGN_IN_MESSAGE,
-  type SignInResult,
-} from "./sign-in-client.ts";
+import { clientBlockedUntil, nextThrottle, postSignIn, type SignInResult } from "./sign-in-client.ts";
 import { useCountdown } from "./use-countdown.ts";
 
 /** What the password step answers when the account has two-factor authentication on. */
@@ -43,11 +37,8 @@ export async function signInFirstStep(
   const blocked = clientBlockedUntil();
   if (blocked) return { ok: false, message: LOCKOUT_MESSAGE, retryAt: blocked };
   const id = identifier.trim();
-  if (looksLikePhone(id)) return { ok: false, message: PHONE_SIGN_IN_MESSAGE };
   const byEmail = id.includes("@");
-  const result = byEmail
-    ? await postJson("/api/auth/sign-in/email", { email: id, password })
-    : await postJson("/api/auth/sign-in/username", { username: id, password });
+  const result = await postSignIn(id, password);
   if (result.ok) {
     const challenge = readSecondFactorChallenge(result.data);
     // A pending second factor is not a success yet: the client count stays until it is answered.

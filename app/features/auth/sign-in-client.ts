@@ -50,8 +50,19 @@ export function looksLikePhone(value: string): boolean {
   return /^\+?[\d\s().-]{7,}$/.test(v) && /\d{6,}/.test(v.replace(/\D/g, ""));
 }
 
-export const PHONE_SIGN_IN_MESSAGE =
-  "Signing in with a phone number needs a verified phone number and is not available yet. Use your e-mail address or username.";
+/**
+ * The first sign-in request: a phone number goes to /api/auth/sign-in/phone (a verified number
+ * of the account), an identifier with "@" to /api/auth/sign-in/email, anything else to
+ * /api/auth/sign-in/username. The session cookie is set by the server (httpOnly).
+ */
+export function postSignIn(id: string, password: string) {
+  if (looksLikePhone(id)) {
+    return postJson("/api/auth/sign-in/phone", { phoneNumber: id.replace(/[\s().-]/g, ""), password });
+  }
+  return id.includes("@")
+    ? postJson("/api/auth/sign-in/email", { email: id, password })
+    : postJson("/api/auth/sign-in/username", { username: id, password });
+}
 
 /**
  * Signs in through Better Auth: an identifier with "@" uses /api/auth/sign-in/email, anything else
@@ -61,11 +72,8 @@ export async function signIn(identifier: string, password: string): Promise<Sign
   const blocked = clientBlockedUntil();
   if (blocked) return { ok: false, message: LOCKOUT_MESSAGE, retryAt: blocked };
   const id = identifier.trim();
-  if (looksLikePhone(id)) return { ok: false, message: PHONE_SIGN_IN_MESSAGE };
   const byEmail = id.includes("@");
-  const result = byEmail
-    ? await postJson("/api/auth/sign-in/email", { email: id, password })
-    : await postJson("/api/auth/sign-in/username", { username: id, password });
+  const result = await postSignIn(id, password);
   if (result.ok) {
     recordSuccess();
     return { ok: true };

@@ -27,7 +27,7 @@ interface Message {
 }
 
 /**
- * Sign in with an e-mail address (contains "@") or a username; phone numbers are explained, not sent.
+ * Sign in with an e-mail address (contains "@"), a verified phone number, or a username.
  * 401, 403 (e-mail not confirmed) and 429 (locked out, with a countdown) are shown above the form;
  * 'Forgot password?' swaps in the reset-by-code flow on the same page.
  */
