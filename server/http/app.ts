@@ -179,7 +179,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
           // then the e-mail sign-in runs with its lockout, confirmation and second-factor rules.
           const { phoneNumber, password, ...rest } = parsed as Record<string, unknown>;
           if (typeof phoneNumber !== "string" || !/^\+?[0-9 ()-]{6,24}$/.test(phoneNumber)) {
-            return jsonError(400, "VALIDATION_ERROR", "Enter the phone number in international format, e.g. +15550100.");
+            return jsonError(
+              400,
+              "VALIDATION_ERROR",
+              "Enter the phone number in international format, e.g. +15550100.",
+            );
           }
           const owner = await runtime.database.db
             .selectFrom("user")
@@ -188,7 +192,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
             .where("phoneNumberVerified", "=", true)
             .executeTakeFirst();
           // An unknown number signs in as an address no account has: the same answer and cost.
-          const email = owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
+          const email =
+            owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
           body = new TextEncoder().encode(JSON.stringify({ ...rest, email, password }));
           headers.delete("content-length");
           authUrl = new URL("/api/auth/sign-in/email", c.req.url).toString();
