@@ -103,6 +103,17 @@ export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
     });
   }
 
+  // Spec §7 "fetch current user": the server-built user context of the caller (session cookie
+  // or bearer token); the caller's own data only, never tokens.
+  app.get("/api/account/me", async (c) => {
+    const user = await runtime.identity.resolveUser(headersOf(c));
+    c.header("Cache-Control", "no-store");
+    if (user.authStatus === "visitor" || !user.userId) {
+      return apiError(c, 401, "UNAUTHENTICATED", "Sign in first.");
+    }
+    return c.json(user);
+  });
+
   app.get("/api/account/security-check", async (c) => {
     const result = await guard.check(headersOf(c), { rotate: true });
     if (!result.ok) return signedOut(c, result);
