@@ -16,6 +16,11 @@ import { createNonce, securityHeaders } from "./security-headers.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
 const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";
+/** Code endpoints that also accept `username` instead of `email`. */
+const CODE_BY_USERNAME_PATHS = new Set([
+  "/api/auth/email-otp/verify-email",
+  "/api/auth/email-otp/send-verification-otp",
+]);
 
 type Env = { Variables: { nonce: string; clientIp: string } };
 
@@ -173,6 +178,25 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         }
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
           return jsonError(400, "INVALID_BODY", "The request body must be a JSON object.");
+        }
+        const fields = parsed as Record<string, unknown>;
+        if (
+          CODE_BY_USERNAME_PATHS.has(c.req.path) &&
+          fields.email === undefined &&
+          typeof fields.username === "string"
+        ) {
+          // Confirmation codes by username (spec: "e-mail or username + code"): the account's
+          // e-mail is looked up here; an unknown username gets the same answer as an unknown e-mail.
+          const { username, ...rest } = fields;
+          const owner = await runtime.database.db
+            .selectFrom("user")
+            .select("email")
+            .where("username", "=", username.trim().toLowerCase())
+            .executeTakeFirst();
+          const email =
+            owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
+          body = new TextEncoder().encode(JSON.stringify({ ...rest, email }));
+          headers.delete("content-length");
         }
         if (c.req.path === PHONE_SIGN_IN_PATH) {
           // Sign-in by a verified phone number: resolved to the account's e-mail on the server,

@@ -26,9 +26,6 @@ export function action() {
   return { error: "JavaScript is required to confirm an account. Please enable it and try again." };
 }
 
-const USERNAME_NOT_SUPPORTED =
-  "Confirming by username is not available yet. Enter the e-mail address you signed up with.";
-
 const CODE_HINTS: Record<string, string> = {
   INVALID_OTP: "That code is not right. Check the e-mail and try again.",
   OTP_EXPIRED: "That code has expired. Ask for a new one below.",
@@ -56,11 +53,12 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
   }, [loaderData.identifier]);
 
   const email = identifier.trim();
+  /** The account: by e-mail address, or by username (the server looks up its e-mail). */
+  const account = email.includes("@") ? { email } : { username: email };
 
   function checkIdentifier(): string | undefined {
-    if (!email) return "Enter the e-mail address you signed up with.";
-    if (!email.includes("@")) return USERNAME_NOT_SUPPORTED;
-    if (!isEmail(email)) return "Enter a valid e-mail address, like name@example.com.";
+    if (!email) return "Enter the e-mail address or username you signed up with.";
+    if (email.includes("@") && !isEmail(email)) return "Enter a valid e-mail address, like name@example.com.";
     return undefined;
   }
 
@@ -76,7 +74,7 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
     if (next.identifier) return identifierRef.current?.focus();
     if (next.code) return codeRef.current?.focus();
     setPending(true);
-    const result = await postJson("/api/auth/email-otp/verify-email", { email, otp: code });
+    const result = await postJson("/api/auth/email-otp/verify-email", { ...account, otp: code });
     if (result.ok) {
       showToast("E-mail confirmed", { description: "Sign in to continue." });
       navigate(signInAfterConfirm(email, loaderData.redirectTo));
@@ -151,7 +149,7 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
         <ResendCodeButton
           email={email}
           send={() =>
-            postJson("/api/auth/email-otp/send-verification-otp", { email, type: "email-verification" })
+            postJson("/api/auth/email-otp/send-verification-otp", { ...account, type: "email-verification" })
           }
           canSend={canResend}
           onResult={(r) => setMessage({ tone: r.ok ? "info" : "warn", text: r.message })}
