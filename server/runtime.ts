@@ -166,7 +166,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         now: authSecurity.now,
         baseUrl: baseURL,
       }),
-      profile: createProfileService({ db: database.db, storage, now: authSecurity.now }),
+      profile: createProfileService({
+        db: database.db,
+        storage,
+        now: authSecurity.now,
+        throttle: authSecurity.throttle,
+      }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {

@@ -29,7 +29,7 @@ type AnyHono = Hono<any>;
 /** Largest JSON body of these APIs. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 
 export function apiFail(
   c: Context,

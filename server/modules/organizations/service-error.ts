@@ -12,9 +12,10 @@ export type ServiceErrorCode =
   | "INVALID_PASSWORD"
   | "NO_SEATS"
   | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE";
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "TOO_MANY_ATTEMPTS";
 
-export const SERVICE_ERROR_STATUS: Record<ServiceErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415> = {
+export const SERVICE_ERROR_STATUS: Record<ServiceErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429> = {
   BAD_USER_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
@@ -25,6 +26,7 @@ export const SERVICE_ERROR_STATUS: Record<ServiceErrorCode, 400 | 401 | 403 | 40
   NO_SEATS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_ATTEMPTS: 429,
 };
 
 export class ServiceError extends Error {

@@ -8,7 +8,12 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { UserContext } from "../../../core/index.ts";
+import { LOCKOUT_MESSAGE } from "../../../core/index.ts";
 import { verifyPassword } from "../../auth/password.ts";
+import { accountKey, addressKey, type createLoginThrottle } from "../../auth/throttle.ts";
+
+type LoginThrottle = ReturnType<typeof createLoginThrottle>;
+
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { toIso } from "../../db/values.ts";
@@ -39,6 +44,8 @@ export interface ProfileDeps {
   db: Kysely<DB>;
   storage: ObjectStore;
   now: () => number;
+  /** The sign-in throttle: wrong passwords here count toward the same lockout as at sign-in. */
+  throttle?: LoginThrottle;
 }
 
 export interface RequestInfo {
@@ -306,6 +313,10 @@ export function createProfileService(deps: ProfileDeps) {
           "For your security, deleting your account needs a recent sign-in (within the last 15 minutes). Sign in again, then come back here.",
         );
       }
+      const keys = [accountKey(userId), ...(info.ip ? [addressKey(info.ip)] : [])];
+      if (deps.throttle && (await deps.throttle.check(keys)).locked) {
+        throw new ServiceError("TOO_MANY_ATTEMPTS", LOCKOUT_MESSAGE);
+      }
       const credential = await db
         .selectFrom("account")
         .select("password")
@@ -316,6 +327,7 @@ export function createProfileService(deps: ProfileDeps) {
         ? await verifyPassword({ hash: credential.password, password: body.password })
         : false;
       if (!ok) {
+        await deps.throttle?.recordFailure(keys);
         throw new ServiceError("INVALID_PASSWORD", "The password is not correct.", {
           password: "The password is not correct.",
         });
