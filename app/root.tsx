@@ -1,4 +1,4 @@
-import { type ReactNode, useContext } from "react";
+import { type ReactNode, useContext, useEffect } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -60,6 +60,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const framework = useContext(UNSAFE_FrameworkContext);
   const nonce = data?.nonce || framework?.nonce || undefined;
+  // Marks the document once React has hydrated (browser tests wait for it before clicking).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

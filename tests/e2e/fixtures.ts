@@ -6,10 +6,21 @@ import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
  * Every test fails on an unexpected console.error or uncaught page error in the browser.
  */
 export const test = base.extend<{
+  page: Page;
   consoleErrors: string[];
   expectedDocumentStatus: number | null;
   expectedConsoleErrors: RegExp[];
 }>({
+  /** Every full page load waits for hydration: input typed or clicks made before it are lost. */
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = (async (url: string, options?: Parameters<Page["goto"]>[1]) => {
+      const response = await goto(url, options);
+      if (options?.waitUntil !== "commit") await hydrated(page);
+      return response;
+    }) as Page["goto"];
+    await use(page);
+  },
   /** Browser log lines a test provokes on purpose (e.g. refused sign-in requests). */
   expectedConsoleErrors: [[], { option: true }],
   /** A test that loads a page answered with this status expects the browser's one log line about it. */
@@ -56,4 +67,9 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/e2e/screens/${name}.png`, fullPage: false });
+}
+
+/** Waits until React has hydrated the page (root sets html[data-hydrated]); clicks before are lost. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated='true']").waitFor({ state: "attached" });
 }
