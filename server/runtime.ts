@@ -21,7 +21,7 @@ import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.serv
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
 import type { AppServices } from "./services.ts";
-import { LocalObjectStore } from "./storage/local-store.ts";
+import { createObjectStore } from "./storage/index.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
 import { VERSION } from "./version.ts";
 
@@ -107,7 +107,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const { runMigrations } = await getMigrations(auth.options);
     await runMigrations();
 
-    const storage: ObjectStore = new LocalObjectStore(env.STORAGE_URL || path.join(env.DATA_DIR, "objects"));
+    const storage: ObjectStore = createObjectStore({
+      storageUrl: env.STORAGE_URL,
+      dataDir: env.DATA_DIR,
+      secret,
+      publicUrl: env.PUBLIC_URL,
+      now: authSecurity.now,
+    });
     const featureFlags = { debugMode: true, search: false, comments: false, repositoryBrowser: false };
     const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
     const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });

@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
+import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { registerProfileApi } from "./profile-api.ts";
@@ -265,6 +266,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerOrgApi(app, runtime);
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
+  registerObjectsApi(app, runtime);
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
 

@@ -2,12 +2,31 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
+  assertSafeDisposition,
   assertValidKey,
   assertValidPrefix,
+  InvalidPresignOptionsError,
+  isValidContentType,
   type ObjectProperties,
+  ObjectServiceError,
   type ObjectStore,
+  type PresignedUrl,
+  type PresignOptions,
   type PutOptions,
+  resolveLinkExpiry,
+  type SignedRequestOptions,
+  type SignedResponse,
 } from "./object-store.ts";
+import { OBJECTS_PATH, type SignedMethod, UrlSigner } from "./url-signer.ts";
+
+export interface LocalStoreOptions {
+  /** AUTH_SECRET: the signing key of the links is derived from it. Without it, presigning throws. */
+  secret?: string;
+  /** Absolute origin for links (PUBLIC_URL); without it links are paths ("/api/objects/…"). */
+  baseUrl?: string;
+  /** The clock (epoch ms) for signing and checking links; tests move it. Default Date.now. */
+  now?: () => number;
+}
 
 interface Sidecar {
   contentType: string;
@@ -23,9 +42,67 @@ interface Sidecar {
 export class LocalObjectStore implements ObjectStore {
   readonly kind = "local-disk";
   readonly root: string;
+  readonly now: () => number;
+  readonly #signer: UrlSigner | null;
+  readonly #baseUrl: string;
 
-  constructor(root: string) {
+  constructor(root: string, options: LocalStoreOptions = {}) {
     this.root = path.resolve(root);
+    this.now = options.now ?? Date.now;
+    this.#signer = options.secret ? new UrlSigner(options.secret) : null;
+    this.#baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
+  }
+
+  private signer(): UrlSigner {
+    if (!this.#signer)
+      throw new Error("This local object store was built without a secret: it cannot sign links");
+    return this.#signer;
+  }
+
+  private link(
+    method: SignedMethod,
+    key: string,
+    options: PresignOptions,
+    extra: { rcd?: string; ct?: string },
+  ): PresignedUrl {
+    assertValidKey(key);
+    const { expiresAt } = resolveLinkExpiry(options, this.now());
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    const query = this.signer().query(method, key, { exp, ...extra });
+    return { url: `${this.#baseUrl}${OBJECTS_PATH}${key}?${query}`, expiresAt: new Date(exp * 1000) };
+  }
+
+  async presignGet(key: string, options: PresignOptions = {}): Promise<PresignedUrl> {
+    return this.link("GET", key, options, { rcd: assertSafeDisposition(options.responseContentDisposition) });
+  }
+
+  async presignPut(key: string, options: PresignOptions = {}): Promise<PresignedUrl> {
+    if (options.contentType !== undefined && !isValidContentType(options.contentType)) {
+      throw new InvalidPresignOptionsError(`Invalid content type: ${JSON.stringify(options.contentType)}`);
+    }
+    return this.link("PUT", key, options, { ct: options.contentType });
+  }
+
+  /** Checks a link's query for this store (used by the HTTP handler). */
+  verifyLink(method: SignedMethod, key: string, query: URLSearchParams) {
+    return this.signer().verify(method, key, query, this.now());
+  }
+
+  /** Local disk has no signing service: HEAD and GET read the disk; a missing key throws a 404 service error. */
+  async signedRequest(
+    method: "GET" | "HEAD",
+    key: string,
+    _options: SignedRequestOptions = {},
+  ): Promise<SignedResponse> {
+    const missing = () => new ObjectServiceError({ status: 404, serviceCode: "NotFound", key });
+    if (method === "HEAD") {
+      const properties = await this.head(key);
+      if (!properties) throw missing();
+      return { status: 200, properties };
+    }
+    const object = await this.get(key);
+    if (!object) throw missing();
+    return { status: 200, properties: object.properties, body: object.body };
   }
 
   private filePath(key: string): string {

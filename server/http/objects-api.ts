@@ -1,0 +1,161 @@
+import type { Context, Hono } from "hono";
+import type { Runtime } from "../runtime.ts";
+import { LocalObjectStore } from "../storage/local-store.ts";
+import { assertValidKey, isValidContentType } from "../storage/object-store.ts";
+import { keyFromObjectsPath, OBJECTS_PATH } from "../storage/url-signer.ts";
+
+/** Largest body a presigned PUT link accepts. */
+export const OBJECT_UPLOAD_LIMIT = 25 * 1024 * 1024;
+
+/** Types served inline; anything else is a download (application/octet-stream, attachment). */
+const SAFE_INLINE_TYPES = new Set([
+  "text/markdown",
+  "text/plain",
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/gif",
+  "application/json",
+  "video/mp4",
+  "video/webm",
+  "text/vtt",
+]);
+
+/** The served Content-Type and Content-Disposition for a stored type (and a signed disposition). */
+export function downloadHeaders(
+  storedType: string,
+  signedDisposition?: string,
+): { contentType: string; disposition: string | null } {
+  const base = storedType.split(";")[0]!.trim().toLowerCase();
+  if (SAFE_INLINE_TYPES.has(base)) {
+    const contentType =
+      base.startsWith("text/") || base === "application/json" ? `${base}; charset=utf-8` : base;
+    return { contentType, disposition: signedDisposition ?? null };
+  }
+  const filename = signedDisposition?.match(/filename="[^"]*"/)?.[0];
+  return {
+    contentType: "application/octet-stream",
+    disposition: filename ? `attachment; ${filename}` : "attachment",
+  };
+}
+
+const isKey = (key: string) => {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function error(status: 400 | 403 | 404 | 405 | 413, code: string, message: string): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return null;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * The local store's signed links: `/api/objects/<key>?exp=<epoch s>&sig=<base64url>` for GET and
+ * HEAD (links from presignGet) and PUT (links from presignPut, up to 25 MiB). Order of checks:
+ * a bad key (traversal, encodings, backslashes) → 400; a missing, tampered or expired signature →
+ * 403; an unknown object → 404. With S3 storage the links point at S3 and this path answers 404.
+ */
+export function registerObjectsApi(
+  app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
+  runtime: Runtime,
+) {
+  const handle = async (c: Context) => {
+    const store = runtime.storage;
+    if (!(store instanceof LocalObjectStore)) {
+      return error(404, "NOT_FOUND", "Object links are served by the storage service, not by this app.");
+    }
+    const url = new URL(c.req.url);
+    const key = keyFromObjectsPath(url.pathname, isKey);
+    if (key === null) {
+      return error(400, "BAD_USER_INPUT", "Invalid object key: the path must be a plain relative key.");
+    }
+    const method = c.req.method === "PUT" ? "PUT" : "GET";
+    const verdict = store.verifyLink(method, key, url.searchParams);
+    if (!verdict.ok) return error(403, "FORBIDDEN", verdict.message);
+
+    if (method === "PUT") {
+      const body = await readLimited(c.req.raw, OBJECT_UPLOAD_LIMIT);
+      if (body === null) {
+        return error(
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The upload is larger than ${OBJECT_UPLOAD_LIMIT / 1024 / 1024} MiB.`,
+        );
+      }
+      const requested = c.req.header("content-type") ?? "";
+      const contentType =
+        verdict.ct ?? (isValidContentType(requested) ? requested : "application/octet-stream");
+      const props = await store.put(key, body, { contentType });
+      return new Response(JSON.stringify({ key: props.key, size: props.size, eTag: props.eTag }), {
+        status: 200,
+        headers: {
+          "content-type": "application/json",
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          etag: props.eTag,
+        },
+      });
+    }
+
+    const head = c.req.method === "HEAD";
+    const object = head ? await store.head(key) : await store.get(key);
+    if (!object) return error(404, "NOT_FOUND", "No object at this key.");
+    const props = "properties" in object ? object.properties : object;
+    const { contentType, disposition } = downloadHeaders(props.contentType, verdict.rcd);
+    const headers = new Headers({
+      "content-type": contentType,
+      "content-length": String(props.size),
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+      "content-security-policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+      "last-modified": new Date(props.lastModified).toUTCString(),
+    });
+    if (props.eTag) headers.set("etag", props.eTag);
+    if (disposition) headers.set("content-disposition", disposition);
+    const body = "body" in object ? object.body : null;
+    return new Response(head ? null : (body as BodyInit | null), { status: 200, headers });
+  };
+
+  // Hono answers HEAD with the GET handler (body dropped); the handler skips reading it.
+  app.get(`${OBJECTS_PATH}*`, handle);
+  app.put(`${OBJECTS_PATH}*`, handle);
+  app.all(`${OBJECTS_PATH}*`, () =>
+    error(405, "METHOD_NOT_ALLOWED", "Object links accept GET, HEAD and PUT."),
+  );
+}
