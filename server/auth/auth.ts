@@ -637,6 +637,14 @@ export function createAuth(options: AuthOptions) {
           }
           return;
         }
+        if (path === "/two-factor/generate-backup-codes" && !failed) {
+          const holder = ctx.context as { session?: { user?: { id?: string } } | null };
+          await sec.audit.record("backup_codes_regenerated", {
+            actorId: holder.session?.user?.id ?? null,
+            ip,
+          });
+          return;
+        }
         if (path === "/two-factor/disable" && !failed) {
           const userId = ctx.context.newSession?.user.id ?? null;
           await sec.audit.record("mfa_disabled", { actorId: userId, ip });

@@ -24,6 +24,7 @@ export type SecurityAction =
   | "mfa_disabled"
   | "mfa_failure"
   | "backup_code_used"
+  | "backup_codes_regenerated"
   | "phone_verified";
 
 export interface SecurityEvent {

@@ -203,6 +203,43 @@ describe.each(DIALECTS)("MFA (%s)", (dialect) => {
     expect(other.status).toBe(200);
   });
 
+  it("new backup codes need the password and a sign-in within 15 minutes, and are audited", async () => {
+    const { account, cookie } = await withTotp("mfaregen");
+    const ok = await call(
+      server.url,
+      "/api/auth/two-factor/generate-backup-codes",
+      { password: account.password },
+      { cookie },
+    );
+    expect(ok.status).toBe(200);
+    const codes = ((await ok.json()) as { backupCodes: string[] }).backupCodes;
+    expect(codes.length).toBeGreaterThanOrEqual(8);
+    const user = await server.runtime.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", account.email)
+      .executeTakeFirstOrThrow();
+    const rows = await server.runtime.database.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "backup_codes_regenerated")
+      .where("actorId", "=", user.id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    for (const code of codes) expect(JSON.stringify(rows)).not.toContain(code);
+
+    clock.advance(16 * 60_000); // the sign-in is no longer fresh (activity keeps the session alive)
+    await call(server.url, "/api/account/activity", {}, { cookie });
+    const stale = await call(
+      server.url,
+      "/api/auth/two-factor/generate-backup-codes",
+      { password: account.password },
+      { cookie },
+    );
+    expect(stale.status).toBe(403);
+    expect(((await stale.json()) as { code?: string }).code).toBe("SESSION_NOT_FRESH");
+  });
+
   it("phone verification by SMS, then a code by SMS as the second factor; SMS codes expire", async () => {
     const { account, cookie } = await withTotp("mfasms");
     const phone = `+1415555${String(Date.now()).slice(-4)}`;
