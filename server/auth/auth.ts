@@ -305,6 +305,8 @@ export function createAuth(options: AuthOptions) {
     // Endpoints that would hand session tokens to the browser, or bypass the password lockout.
     disabledPaths: [
       "/list-sessions",
+      // Deprecated by Better Auth in favour of /email-otp/request-password-reset.
+      "/forget-password/email-otp",
       "/sign-in/email-otp",
       "/request-password-reset",
       "/reset-password",

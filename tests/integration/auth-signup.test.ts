@@ -217,10 +217,10 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     const account = await createConfirmedAccount(server.url, server.dataDir, "reset");
     const cookie = await signInCookie(server.url, account.email, account.password);
 
-    const unknown = await call(server.url, "/api/auth/forget-password/email-otp", {
+    const unknown = await call(server.url, "/api/auth/email-otp/request-password-reset", {
       email: "nobody@example.test",
     });
-    const known = await call(server.url, "/api/auth/forget-password/email-otp", { email: account.email });
+    const known = await call(server.url, "/api/auth/email-otp/request-password-reset", { email: account.email });
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
     const otp = await latestCode(server.dataDir, account.email);
@@ -253,7 +253,7 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
   it("a reset code expires", async () => {
     const account = await createConfirmedAccount(server.url, server.dataDir, "expire");
     clock.advance(61_000);
-    await call(server.url, "/api/auth/forget-password/email-otp", { email: account.email });
+    await call(server.url, "/api/auth/email-otp/request-password-reset", { email: account.email });
     const otp = await latestCode(server.dataDir, account.email);
     const row = await server.runtime.database.db
       .selectFrom("verification")

@@ -9,7 +9,7 @@ import { PasswordChecklist } from "./password-checklist.tsx";
 import { ResendCodeButton, rememberCodeSent } from "./resend-button.tsx";
 import { cleanCode, isCode, isEmail } from "./validation.ts";
 
-const requestCode = (email: string) => postJson("/api/auth/forget-password/email-otp", { email });
+const requestCode = (email: string) => postJson("/api/auth/email-otp/request-password-reset", { email });
 
 /**
  * Password reset by e-mailed code, on the sign-in page: (1) ask for a code, (2) enter the code and a
