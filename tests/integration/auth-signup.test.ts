@@ -220,7 +220,9 @@ describe.each(DIALECTS)("sign-up, confirmation and password reset (%s)", (dialec
     const unknown = await call(server.url, "/api/auth/email-otp/request-password-reset", {
       email: "nobody@example.test",
     });
-    const known = await call(server.url, "/api/auth/email-otp/request-password-reset", { email: account.email });
+    const known = await call(server.url, "/api/auth/email-otp/request-password-reset", {
+      email: account.email,
+    });
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
     const otp = await latestCode(server.dataDir, account.email);
