@@ -58,8 +58,22 @@ export function markSignOutExplained() {
   signedOutExplained = true;
 }
 
+let signOutController = new AbortController();
+/**
+ * Background session requests (security check, activity ping) use this signal. Signing out aborts
+ * them first, so a check racing the sign-out cannot come back as "your session ended" with a
+ * misleading message.
+ */
+export function sessionRequestSignal(): AbortSignal {
+  return signOutController.signal;
+}
+export function isSigningOut(): boolean {
+  return signOutController.signal.aborted;
+}
+
 /** Ends this device's session on the server (Better Auth, not global) and clears cached auth data. */
 export async function signOutLocally(): Promise<void> {
+  if (!signOutController.signal.aborted) signOutController.abort();
   try {
     await fetch("/api/auth/sign-out", {
       method: "POST",
@@ -71,6 +85,8 @@ export async function signOutLocally(): Promise<void> {
     // offline: the cookie stays until it expires, the cache is still cleared
   } finally {
     clearAuthCache();
+    // A later sign-in in this page (without a reload) starts with fresh background requests.
+    signOutController = new AbortController();
   }
 }
 

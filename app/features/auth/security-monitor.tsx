@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useLocation, useNavigate, useRevalidator } from "react-router";
 import { ACTIVITY_EVENTS, SECURITY_CHECK_INTERVAL_MS, signInUrl } from "../../../core/index.ts";
 import { showToast } from "../layout/app-toaster.tsx";
-import { markSignOutExplained, signOutLocally } from "./auth-context.tsx";
+import { isSigningOut, markSignOutExplained, sessionRequestSignal, signOutLocally } from "./auth-context.tsx";
 import { interpretSecurityCheck, type SecurityCheckResult, signedOutMessage, toEpochMs } from "./security.ts";
 import {
   getSecurityContextSnapshot,
@@ -29,17 +29,21 @@ let signedOutHandler: ((reason: string) => void) | null = null;
  */
 export async function checkSecurity(): Promise<SecurityCheckResult> {
   let result: SecurityCheckResult;
+  if (isSigningOut()) return { kind: "unknown", status: 0 };
   try {
     const response = await fetch("/api/account/security-check", {
       credentials: "same-origin",
       headers: { Accept: "application/json" },
       cache: "no-store",
+      signal: sessionRequestSignal(),
     });
     const body = await response.json().catch(() => null);
     result = interpretSecurityCheck(response.status, body);
   } catch {
     result = { kind: "unknown", status: 0 };
   }
+  // Signing out began while the check was under way: its answer says nothing new.
+  if (isSigningOut()) return { kind: "unknown", status: 0 };
   const now = Date.now();
   if (result.kind === "ok") {
     writeSecurityContext({ level: result.level, checkedAt: now });
@@ -123,7 +127,7 @@ export function AuthSecurityMonitor() {
     let inFlight = false;
     const onActivity = () => {
       const now = Date.now();
-      if (inFlight || now - lastPing < ACTIVITY_PING_INTERVAL_MS) return;
+      if (inFlight || isSigningOut() || now - lastPing < ACTIVITY_PING_INTERVAL_MS) return;
       lastPing = now;
       inFlight = true;
       updateMetrics(() => ({ lastActivityAt: now }));
@@ -133,6 +137,7 @@ export function AuthSecurityMonitor() {
         body: "{}",
         credentials: "same-origin",
         keepalive: true,
+        signal: sessionRequestSignal(),
       })
         .then((response) => {
           // The server no longer accepts the session: the check says why and signs out.
