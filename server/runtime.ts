@@ -16,6 +16,7 @@ import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
+import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentService } from "./modules/content/content.service.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
@@ -42,6 +43,8 @@ export interface Runtime {
   tokens: TokenService;
   apiKeys: ApiKeyService;
   serviceCredentials: ServiceCredentials;
+  /** Signed, credential-bound links to content bodies (`/api/content/<id>/body`). */
+  bodyLinks: BodyLinks;
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
   close(): Promise<void>;
@@ -198,6 +201,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       tokens,
       apiKeys,
       serviceCredentials,
+      bodyLinks: createBodyLinks({ secret, baseUrl: env.PUBLIC_URL, now: authSecurity.now }),
       resolveUser: (headers) => identity.resolveUser(headers),
       close: () => database.close(),
     };

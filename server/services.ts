@@ -55,7 +55,16 @@ export interface ContentSummary {
   readingMinutes: number | null;
   /** True when the actor may not read the body (tier or role). */
   locked: boolean;
+  /** The body's object key: only when the actor may read the body and there is one. */
+  bodyS3Key: string | null;
 }
+
+/** The body of an item for a reader (the body link endpoint). */
+export type ContentBodyResult =
+  | { kind: "ok"; text: string; contentType: string; updatedAt: string; checksum: string | null }
+  | { kind: "not-found" }
+  | { kind: "denied" }
+  | { kind: "missing-body" };
 
 export interface ContentSeo {
   title: string;
@@ -119,6 +128,8 @@ export interface ContentService {
   getPage(actor: Actor, slug: string): Promise<ContentPage | null>;
   /** One item by id or slug, as the content API returns it; null when absent. */
   getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null>;
+  /** The raw (markdown) body of a published item, when the actor may read it. */
+  readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult>;
 }
 
 export interface ComponentHealth {

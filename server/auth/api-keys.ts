@@ -72,7 +72,7 @@ export interface ApiKeyInfo {
 }
 
 export type ApiKeyCheck =
-  | { ok: true; keyId: string; userId: string; scopes: string[] }
+  | { ok: true; keyId: string; userId: string; scopes: string[]; expiresAtMs: number | null }
   | { ok: false; reason: "unknown" | "revoked" | "expired" | "inactive-user" }
   | { ok: false; reason: "rate-limited"; retryAfterS: number };
 
@@ -225,7 +225,26 @@ export function createApiKeyService(options: ApiKeyServiceOptions) {
           retryAfterS: Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - t) / 1000)),
         };
       }
-      return { ok: true, keyId: row.id, userId: row.userId, scopes: parseScopes(row.scopes) };
+      return {
+        ok: true,
+        keyId: row.id,
+        userId: row.userId,
+        scopes: parseScopes(row.scopes),
+        expiresAtMs: row.expiresAt === null ? null : Date.parse(row.expiresAt),
+      };
+    },
+
+    /** Whether a key is still usable (not revoked or expired, owner active); no rate counting. */
+    async isActive(keyId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("api_key")
+        .innerJoin("user", "user.id", "api_key.userId")
+        .select(["api_key.expiresAt", "api_key.revokedAt", "user.isActive"])
+        .where("api_key.id", "=", keyId)
+        .executeTakeFirst();
+      if (!row || row.revokedAt !== null) return false;
+      if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now()) return false;
+      return row.isActive !== false && row.isActive !== 0;
     },
   };
 }

@@ -49,10 +49,24 @@ export interface BearerVerifier {
  * - api-key: public reads only — the context is a visitor's, whoever owns the key;
  * - service: a service credential's token, with its scopes.
  */
-export type Actor =
+export type Actor = (
   | { kind: "visitor" | "session" | "bearer"; context: UserContext; scopes: null }
   | { kind: "api-key"; context: UserContext; scopes: string[]; keyId: string; ownerId: string }
-  | { kind: "service"; context: UserContext; scopes: string[]; clientId: string };
+  | { kind: "service"; context: UserContext; scopes: string[]; clientId: string }
+) & {
+  /** When the credential stops being usable (epoch ms), when known: links never outlive it. */
+  expiresAtMs?: number | null;
+};
+
+/**
+ * What a body link is bound to, as an opaque string signed into the link: `v` (visitor),
+ * `s.<sessionId>`, `u.<userId>` (bearer ID token of a local user), `k.<apiKeyId>`,
+ * `c.<clientId>.<a|p>` (service credential, with or without content:read:all). When the link is
+ * used, the credential must still be live and its current context must still pass the rule.
+ */
+export type CredentialRef = string;
+
+const REF_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export type ActorResult =
   | { ok: true; actor: Actor }
@@ -256,7 +270,16 @@ export function createIdentity(deps: IdentityDeps) {
             environment: deps.environment,
             featureFlags: deps.featureFlags,
           });
-          return { ok: true, actor: { kind: "bearer", context, scopes: null } };
+          const exp = verified.claims.exp;
+          return {
+            ok: true,
+            actor: {
+              kind: "bearer",
+              context,
+              scopes: null,
+              expiresAtMs: typeof exp === "number" ? exp * 1000 : null,
+            },
+          };
         }
         const service = deps.tokens ? await deps.tokens.verify(token, "service") : null;
         const clientId = service?.client_id;
@@ -264,7 +287,13 @@ export function createIdentity(deps: IdentityDeps) {
           const scopes = typeof service.scope === "string" ? service.scope.split(" ").filter(Boolean) : [];
           return {
             ok: true,
-            actor: { kind: "service", context: serviceContext(clientId, scopes), scopes, clientId },
+            actor: {
+              kind: "service",
+              context: serviceContext(clientId, scopes),
+              scopes,
+              clientId,
+              expiresAtMs: typeof service.exp === "number" ? service.exp * 1000 : null,
+            },
           };
         }
       } catch (error) {
@@ -297,6 +326,7 @@ export function createIdentity(deps: IdentityDeps) {
           scopes: check.scopes,
           keyId: check.keyId,
           ownerId: check.userId,
+          expiresAtMs: check.expiresAtMs,
         },
       };
     }
@@ -304,13 +334,82 @@ export function createIdentity(deps: IdentityDeps) {
     const context = (await resolveRequest(headers)).context;
     return {
       ok: true,
-      actor: { kind: context.authStatus === "visitor" ? "visitor" : "session", context, scopes: null },
+      actor: {
+        kind: context.authStatus === "visitor" ? "visitor" : "session",
+        context,
+        scopes: null,
+        expiresAtMs: context.session?.expiresAt ?? null,
+      },
     };
+  }
+
+  async function contextForUserId(userId: string, guardUser?: IdentityUser): Promise<UserContext | null> {
+    const user =
+      guardUser ??
+      (await deps.db
+        .selectFrom("user")
+        .select(["id", "email", "name", "username", "accountType", "isActive"])
+        .where("id", "=", userId)
+        .executeTakeFirst()
+        .then((row) => (row && row.isActive !== false && row.isActive !== 0 ? row : undefined)));
+    if (!user) return null;
+    const claims = await claimsForUser(deps.db, user, new Date(deps.now()));
+    return buildUserContext(claims, { environment: deps.environment, featureFlags: deps.featureFlags });
+  }
+
+  /** The reference a link issued to `actor` is bound to. */
+  function credentialRef(actor: Actor): CredentialRef | null {
+    switch (actor.kind) {
+      case "visitor":
+        return "v";
+      case "session": {
+        const id = actor.context.session?.sessionId;
+        return id && REF_ID.test(id) ? `s.${id}` : null;
+      }
+      case "bearer": {
+        const id = actor.context.userId;
+        return id && REF_ID.test(id) ? `u.${id}` : null;
+      }
+      case "api-key":
+        return REF_ID.test(actor.keyId) ? `k.${actor.keyId}` : null;
+      case "service":
+        return REF_ID.test(actor.clientId)
+          ? `c.${actor.clientId}.${actor.scopes.includes("content:read:all") ? "a" : "p"}`
+          : null;
+    }
+  }
+
+  /**
+   * The current user context behind a link's credential reference, or null when that credential
+   * is gone (signed out, session timed out or rotated away, key revoked, account disabled).
+   */
+  async function contextForCredential(ref: CredentialRef): Promise<UserContext | null> {
+    if (ref === "v") return visitor();
+    const [kind, id, extra] = ref.split(".");
+    if (!id || !REF_ID.test(id)) return null;
+    switch (kind) {
+      case "s": {
+        const user = await deps.guard.inspect(id);
+        return user ? contextForUserId(user.id, user) : null;
+      }
+      case "u":
+        return contextForUserId(id);
+      case "k":
+        return (await deps.apiKeys?.isActive(id)) ? visitor() : null;
+      case "c":
+        if (extra !== "a" && extra !== "p") return null;
+        if (!(await deps.serviceCredentials?.isActive(id))) return null;
+        return serviceContext(id, extra === "a" ? ["content:read:all"] : []);
+      default:
+        return null;
+    }
   }
 
   return {
     resolveRequest,
     resolveActor,
+    credentialRef,
+    contextForCredential,
     /** The user context without side effects on the cookie (REST, GraphQL). */
     async resolveUser(headers: Headers): Promise<UserContext> {
       return (await resolveRequest(headers)).context;

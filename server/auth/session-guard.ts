@@ -270,6 +270,51 @@ export function createSessionGuard(options: GuardOptions) {
       };
     },
 
+    /**
+     * A session by id, read-only (no rotation, no activity, no revocation): the user when the
+     * session exists, its account is active and it is within its absolute and idle time-outs.
+     * Used to check links bound to a session (content body links) when they are used.
+     */
+    async inspect(sessionId: string): Promise<GuardUser | null> {
+      const row = await db
+        .selectFrom("session")
+        .innerJoin("user", "user.id", "session.userId")
+        .select([
+          "session.expiresAt",
+          "session.createdAt",
+          "session.issuedAt",
+          "session.lastActiveAt",
+          "session.rotatedAt",
+          "user.id as userId",
+          "user.email",
+          "user.name",
+          "user.username",
+          "user.accountType",
+          "user.isActive",
+        ])
+        .where("session.id", "=", sessionId)
+        .executeTakeFirst();
+      if (!row || row.isActive === false || row.isActive === 0) return null;
+      const t = now();
+      if ((epoch(row.expiresAt) ?? 0) <= t) return null;
+      const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
+      const verdict = evaluateSession({
+        issuedAt,
+        lastActivityAt: epoch(row.lastActiveAt) ?? issuedAt,
+        lastRotatedAt: epoch(row.rotatedAt) ?? issuedAt,
+        now: t,
+        fingerprintMatches: true,
+      });
+      if (!verdict.ok) return null;
+      return {
+        id: row.userId,
+        email: row.email,
+        name: row.name,
+        username: row.username,
+        accountType: row.accountType,
+      };
+    },
+
     revoke,
   };
 }

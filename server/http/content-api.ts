@@ -1,8 +1,9 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { TIERS, type UserContext } from "../../core/index.ts";
-import { actorHasScope } from "../auth/identity.ts";
+import { type Actor, actorHasScope } from "../auth/identity.ts";
 import type { Runtime } from "../runtime.ts";
+import type { ContentSummary } from "../services.ts";
 import { errorResponse } from "./errors.ts";
 
 const ListQuery = z
@@ -26,10 +27,10 @@ const ListQuery = z
   .strict();
 
 /**
- * The reader of a content request (session, bearer ID token, API key or service token; see
+ * The actor of a content request (session, bearer ID token, API key or service token; see
  * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`.
  */
-async function contentReader(c: Context, runtime: Runtime): Promise<UserContext | Response> {
+export async function contentActor(c: Context, runtime: Runtime): Promise<Actor | Response> {
   const result = await runtime.identity.resolveActor(c.req.raw.headers);
   c.header("Cache-Control", "private, no-store");
   if (!result.ok) {
@@ -42,8 +43,55 @@ async function contentReader(c: Context, runtime: Runtime): Promise<UserContext 
       403,
     );
   }
-  return result.actor.context;
+  return result.actor;
 }
+
+/** The reader's user context of a content request, or the error response (see `contentActor`). */
+export async function contentReader(c: Context, runtime: Runtime): Promise<UserContext | Response> {
+  const actor = await contentActor(c, runtime);
+  return actor instanceof Response ? actor : actor.context;
+}
+
+/** A content item as the API returns it (spec §3 ContentItem): with presignedUrl and url when readable. */
+export type ApiContentItem = ContentSummary & { presignedUrl?: string; url?: string };
+
+/**
+ * Adds a body link to each item the actor may read (spec §7 object storage: 3600 s, capped by the
+ * credential's end). A link that cannot be signed is logged and the item goes out without one.
+ */
+export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSummary[]): ApiContentItem[] {
+  const credential = runtime.identity.credentialRef(actor);
+  return items.map((item) => {
+    if (item.locked || !item.bodyS3Key) return item;
+    try {
+      if (credential === null) throw new Error(`no credential reference for a ${actor.kind} actor`);
+      const link = runtime.bodyLinks.issue(item.id, credential, {
+        notAfterMs: actor.expiresAtMs ?? undefined,
+      });
+      return { ...item, presignedUrl: link.url, url: link.url };
+    } catch (error) {
+      runtime.logger.warn(
+        {
+          contentId: item.id,
+          actor: actor.kind,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        "presigned link generation failed; item returned without url",
+      );
+      return item;
+    }
+  });
+}
+
+const bodyError = (status: 400 | 403 | 404 | 410, code: string, message: string) =>
+  new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
 
 /** REST content API: thin handlers over the content service, which applies access. */
 export function registerContentApi(
@@ -63,10 +111,10 @@ export function registerContentApi(
       );
     }
     const q = parsed.data;
-    const actor = await contentReader(c, runtime);
+    const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
     try {
-      const result = await runtime.services.content.list(actor, {
+      const result = await runtime.services.content.list(actor.context, {
         section: q.section,
         category: q.category,
         tier: q.tier,
@@ -75,7 +123,7 @@ export function registerContentApi(
         cursor: q.cursor ?? null,
       });
       c.header("Cache-Control", "private, no-store");
-      return c.json(result);
+      return c.json({ items: withBodyLinks(runtime, actor, result.items), nextCursor: result.nextCursor });
     } catch (error) {
       return errorResponse(c, error, runtime);
     }
@@ -86,14 +134,58 @@ export function registerContentApi(
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) {
       return c.json({ error: { code: "BAD_USER_INPUT", message: "Invalid id or slug" } }, 400);
     }
-    const actor = await contentReader(c, runtime);
+    const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
     try {
-      const item = await runtime.services.content.getItem(actor, key);
+      const item = await runtime.services.content.getItem(actor.context, key);
       if (!item)
         return c.json({ error: { code: "NOT_FOUND", message: `No content with id or slug ${key}` } }, 404);
       c.header("Cache-Control", "private, no-store");
-      return c.json(item);
+      return c.json(withBodyLinks(runtime, actor, [item])[0]);
+    } catch (error) {
+      return errorResponse(c, error, runtime);
+    }
+  });
+
+  // The body link of an item (from presignedUrl/url). Checked when used: signature and expiry,
+  // then the credential it was issued to must still be live, then the item's rule is applied
+  // again to that credential's current context (sign-out, revocation, downgrade: refused).
+  app.get("/api/content/:id/body", async (c) => {
+    const id = c.req.param("id");
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) return bodyError(400, "BAD_USER_INPUT", "Invalid content id");
+    const check = runtime.bodyLinks.verify(id, new URL(c.req.url).searchParams);
+    if (!check.ok) return bodyError(403, "FORBIDDEN", check.message);
+    try {
+      const context = await runtime.identity.contextForCredential(check.credential);
+      if (!context) {
+        return bodyError(
+          403,
+          "FORBIDDEN",
+          "The session or credential this link was issued to has ended. Fetch the item again for a new link.",
+        );
+      }
+      const body = await runtime.services.content.readBody(context, id);
+      switch (body.kind) {
+        case "not-found":
+          return bodyError(404, "NOT_FOUND", `No published content with id ${id}`);
+        case "denied":
+          return bodyError(403, "FORBIDDEN", "This link's holder may no longer read this content.");
+        case "missing-body":
+          return bodyError(404, "NOT_FOUND", "This content has no body.");
+        case "ok":
+          return new Response(body.text, {
+            status: 200,
+            headers: {
+              "content-type": body.contentType,
+              "cache-control": "private, no-store",
+              "x-content-type-options": "nosniff",
+              "content-security-policy": "default-src 'none'; sandbox",
+              "referrer-policy": "no-referrer",
+              "last-modified": new Date(body.updatedAt).toUTCString(),
+              ...(body.checksum ? { etag: `"${body.checksum}"` } : {}),
+            },
+          });
+      }
     } catch (error) {
       return errorResponse(c, error, runtime);
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT, loadDemoBody } from "../../server/db/seed/demo/index.ts";
+import { contentBodyKey } from "../factories/index.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 type Reader = "visitor" | "free" | "basic" | "pro" | "enterprise" | "manager";
@@ -67,12 +68,34 @@ describe.each(DIALECTS)("content access (%s)", (dialect) => {
       }
     });
 
+    it(`${reader}: the body link and the raw storage path give the body exactly when the rule says so`, async () => {
+      for (const item of [...SAMPLES, ROLE_GATED]) {
+        const tierOk = READER_LEVEL[reader] >= TIER_LEVEL[item.tier];
+        const roleOk = !item.rolesRequired?.length || reader === "manager";
+        const res = await get(`/api/content/${item.slug}`, reader);
+        const json = (await res.json()) as { presignedUrl?: string; bodyS3Key: string | null; id: string };
+        expect(json.presignedUrl !== undefined, `${reader} link for ${item.slug}`).toBe(tierOk && roleOk);
+        if (json.presignedUrl) {
+          // The link works on its own (no cookie), as a download or a script would use it.
+          const body = await fetch(new URL(json.presignedUrl, server.url));
+          expect(body.status).toBe(200);
+          expect(body.headers.get("content-type")).toContain("text/markdown");
+          expect(await body.text()).toContain(fingerprints.get(item.slug)!);
+        }
+        // The object itself is never served by path alone, whoever asks.
+        const key = contentBodyKey(item.tier, item.categorySlug, item.slug);
+        if (json.bodyS3Key !== null) expect(json.bodyS3Key).toBe(key);
+        const raw = await get(`/api/objects/${key}`, reader);
+        expect(raw.status, `raw storage path for ${item.slug}`).toBe(403);
+      }
+    });
+
     it(`${reader}: the role-gated item's body only reaches content managers`, async () => {
       const html = await (await get(`/content/${ROLE_GATED.slug}`, reader)).text();
       expect(html.includes(fingerprints.get(ROLE_GATED.slug)!)).toBe(reader === "manager");
     });
 
-    it(`${reader}: the REST API lists every published item once, with lock flags and no body`, async () => {
+    it(`${reader}: the REST API lists every published item once, with lock flags, no body, and a body link exactly when readable`, async () => {
       const seen = new Set<string>();
       let cursor: string | null = null;
       do {
@@ -88,12 +111,19 @@ describe.each(DIALECTS)("content access (%s)", (dialect) => {
         for (const item of page.items) {
           expect(seen.has(item.slug as string)).toBe(false);
           seen.add(item.slug as string);
-          for (const field of ["body", "html", "presignedUrl", "url", "bodyS3Key"])
-            expect(item).not.toHaveProperty(field);
+          for (const field of ["body", "html"]) expect(item).not.toHaveProperty(field);
           const demo = DEMO_CONTENT.find((c) => c.slug === item.slug)!;
           const tierOk = READER_LEVEL[reader] >= TIER_LEVEL[demo.tier];
           const roleOk = !demo.rolesRequired?.length || reader === "manager";
           expect(item.locked, `${reader} ${demo.slug}`).toBe(!(tierOk && roleOk));
+          if (item.locked) {
+            for (const field of ["presignedUrl", "url"]) expect(item).not.toHaveProperty(field);
+            expect(item.bodyS3Key).toBeNull();
+          } else {
+            expect(item.presignedUrl, `${reader} ${demo.slug}`).toMatch(/\/api\/content\/[^/]+\/body\?/);
+            expect(item.url).toBe(item.presignedUrl);
+            expect(item.bodyS3Key).toMatch(/^content\//);
+          }
         }
         cursor = page.nextCursor;
       } while (cursor);

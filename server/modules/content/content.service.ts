@@ -13,6 +13,7 @@ import type {
   Actor,
   CategoryInfo,
   ContentAccess,
+  ContentBodyResult,
   ContentList,
   ContentPage,
   ContentService,
@@ -117,6 +118,7 @@ export function createContentService(deps: ContentServiceDeps) {
 
   async function summarize(item: Content, access: AccessContext): Promise<ContentSummary> {
     const tier: Tier = parseTier(item.tier) ?? "Enterprise";
+    const locked = accessFor(item, access).kind !== "granted";
     return {
       id: item.id,
       slug: item.slug,
@@ -139,7 +141,8 @@ export function createContentService(deps: ContentServiceDeps) {
       readingMinutes: item.bodySize
         ? Math.max(1, Math.round(item.bodySize / CHARS_PER_WORD / WORDS_PER_MINUTE))
         : null,
-      locked: accessFor(item, access).kind !== "granted",
+      locked,
+      bodyS3Key: locked ? null : item.bodyS3Key,
     };
   }
 
@@ -223,6 +226,25 @@ export function createContentService(deps: ContentServiceDeps) {
     async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
       const item = await repo.getByIdOrSlug(idOrSlug);
       return isReadable(item) ? summarize(item, toAccessContext(actor)) : null;
+    },
+
+    async readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult> {
+      const item = await repo.getByIdOrSlug(idOrSlug);
+      if (!isReadable(item)) return { kind: "not-found" };
+      if (accessFor(item, toAccessContext(actor)).kind !== "granted") return { kind: "denied" };
+      if (!item.bodyS3Key) return { kind: "missing-body" };
+      const object = await deps.storage.get(item.bodyS3Key);
+      if (!object) {
+        deps.logger.warn({ contentId: item.id, key: item.bodyS3Key }, "content body object missing");
+        return { kind: "missing-body" };
+      }
+      return {
+        kind: "ok",
+        text: new TextDecoder().decode(object.body),
+        contentType: "text/markdown; charset=utf-8",
+        updatedAt: item.updatedAt,
+        checksum: item.bodyChecksum,
+      };
     },
 
     async getPage(actor: Actor, slug: string): Promise<ContentPage | null> {

@@ -1,0 +1,87 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { type PresignOptions, resolveLinkExpiry } from "../../storage/object-store.ts";
+
+/** Where a content body link points: `/api/content/<id>/body?exp=…&cred=…&sig=…`. */
+export const bodyPath = (contentId: string) => `/api/content/${encodeURIComponent(contentId)}/body`;
+
+export interface BodyLink {
+  url: string;
+  expiresAt: Date;
+}
+
+export type BodyLinkCheck =
+  | { ok: true; credential: string; exp: number }
+  | { ok: false; reason: "missing" | "malformed" | "signature" | "expired"; message: string };
+
+export interface BodyLinkOptions {
+  /** AUTH_SECRET; the signing key is derived from it with its own label. */
+  secret: string;
+  /** Absolute origin for links (PUBLIC_URL); without it links are paths. */
+  baseUrl?: string;
+  now: () => number;
+}
+
+const CRED = /^[A-Za-z0-9._-]{1,210}$/;
+
+/**
+ * Signed, expiring links to a content item's body, bound to the credential that asked for them
+ * (a session, a token's user, an API key, a service client, or a visitor). Unlike a raw storage
+ * link, the app checks such a link when it is used: the credential must still be live (signed-out
+ * sessions and revoked keys are refused) and its current context must still pass the item's rule,
+ * so a downgrade takes effect at once. Expiry: 3600 s by default, at most 7 days, never past the
+ * credential's own end (`notAfterMs`).
+ */
+export function createBodyLinks(options: BodyLinkOptions) {
+  if (typeof options.secret !== "string" || options.secret.length < 16) {
+    throw new Error("Body links need a secret of at least 16 characters");
+  }
+  const key = createHmac("sha256", options.secret).update("lumen-hub/content-body/v1").digest();
+  const baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
+  const sign = (contentId: string, credential: string, exp: number) =>
+    createHmac("sha256", key).update(`${contentId}\n${credential}\n${exp}`).digest("base64url");
+
+  return {
+    /** A link to `contentId`'s body for `credential`; throws on an invalid expiry (over 7 days…). */
+    issue(
+      contentId: string,
+      credential: string,
+      expiry: Pick<PresignOptions, "expiresInS" | "notAfterMs"> = {},
+    ): BodyLink {
+      if (!CRED.test(credential)) throw new Error("Invalid credential reference for a body link");
+      const { expiresAt } = resolveLinkExpiry(expiry, options.now());
+      const exp = Math.floor(expiresAt.getTime() / 1000);
+      const query = new URLSearchParams({ exp: String(exp), cred: credential });
+      query.set("sig", sign(contentId, credential, exp));
+      return { url: `${baseUrl}${bodyPath(contentId)}?${query}`, expiresAt: new Date(exp * 1000) };
+    },
+
+    /** Checks a link's query for `contentId`: signature first, then expiry. */
+    verify(contentId: string, query: URLSearchParams): BodyLinkCheck {
+      const expRaw = query.get("exp");
+      const credential = query.get("cred");
+      const sig = query.get("sig");
+      if (expRaw === null || credential === null || sig === null) {
+        return {
+          ok: false,
+          reason: "missing",
+          message: "This link is not signed (exp, cred and sig are required).",
+        };
+      }
+      if (!/^[0-9]{1,12}$/.test(expRaw) || !CRED.test(credential) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) {
+        return { ok: false, reason: "malformed", message: "This link's signature is malformed." };
+      }
+      const exp = Number(expRaw);
+      const expected = Buffer.from(sign(contentId, credential, exp));
+      const given = Buffer.from(sig);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        return { ok: false, reason: "signature", message: "This link's signature is not valid." };
+      }
+      if (options.now() >= exp * 1000) {
+        return { ok: false, reason: "expired", message: "This link has expired." };
+      }
+      return { ok: true, credential, exp };
+    },
+  };
+}
+
+export type BodyLinks = ReturnType<typeof createBodyLinks>;
