@@ -18,7 +18,9 @@ import type { Env } from "./env.ts";
 import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentService } from "./modules/content/content.service.ts";
+import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
+import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
 import type { AppServices } from "./services.ts";
@@ -45,6 +47,8 @@ export interface Runtime {
   serviceCredentials: ServiceCredentials;
   /** Signed, credential-bound links to content bodies (`/api/content/<id>/body`). */
   bodyLinks: BodyLinks;
+  /** Content writes from any process or replica (polled revision): caches subscribe to drop entries. */
+  contentChanges: { subscribe(listener: () => void): () => void; check(): Promise<void> };
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
   close(): Promise<void>;
@@ -181,11 +185,21 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         now: authSecurity.now,
         throttle: authSecurity.throttle,
       }),
+      engagement: createEngagementService({ db: database.db, secret, now: authSecurity.now, logger }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
       await seedDemo({ db: database.db, auth, storage, logger });
     }
+
+    const changeListeners = new Set<() => void>();
+    const revisionWatcher = watchContentRevision(database.db, {
+      intervalMs: 1000,
+      onChange: () => {
+        for (const listener of changeListeners) listener();
+      },
+      onError: (error) => logger.warn({ err: error }, "content revision check failed"),
+    });
 
     return {
       env,
@@ -202,8 +216,18 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       apiKeys,
       serviceCredentials,
       bodyLinks: createBodyLinks({ secret, baseUrl: env.PUBLIC_URL, now: authSecurity.now }),
+      contentChanges: {
+        subscribe(listener) {
+          changeListeners.add(listener);
+          return () => changeListeners.delete(listener);
+        },
+        check: () => revisionWatcher.check(),
+      },
       resolveUser: (headers) => identity.resolveUser(headers),
-      close: () => database.close(),
+      close: () => {
+        revisionWatcher.stop();
+        return database.close();
+      },
     };
   } catch (error) {
     await database.close().catch(() => {});

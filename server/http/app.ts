@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
+import { registerEngagementApi } from "./engagement-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
@@ -266,6 +267,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerOrgApi(app, runtime);
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
+  registerEngagementApi(app, runtime);
   registerObjectsApi(app, runtime);
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
@@ -307,6 +309,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   // Visitors' pages (no session cookie, no credentials) are the same for everyone: serve them
   // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce.
   const pageCache = createPageCache({ ttlMs: 30_000, maxEntries: 500 });
+  runtime.contentChanges.subscribe(() => pageCache.invalidate());
   const isAnonymousPageRequest = (c: Context) =>
     options.mode !== "development" &&
     c.req.method === "GET" &&
@@ -332,6 +335,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         return new Response(hit.body, { status: hit.status, headers });
       }
     }
+    const renderedAt = pageCache.generation;
     const build = typeof options.build === "function" ? await options.build() : options.build;
     const contexts = (build.entry.module as { appContexts?: AppContexts }).appContexts;
     if (!contexts) throw new Error("The server build does not export appContexts from entry.server");
@@ -345,7 +349,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
     const response = await getHandler()(c.req.raw, context);
     if (cacheKey && !resolved.setCookie && response.status === 200) {
-      const { body } = await pageCache.put(cacheKey, response);
+      const { body } = await pageCache.put(cacheKey, response, renderedAt);
       const fresh = new Response(body, response);
       fresh.headers.set("X-Cache", "miss");
       return fresh;

@@ -44,7 +44,12 @@ export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? Date.now;
   const maxBytes = options.maxBytes ?? 512 * 1024;
   const entries = new Map<string, CachedPage>();
+  let generation = 0;
   return {
+    /** Goes up on every invalidation; a page rendered across one is not stored. */
+    get generation(): number {
+      return generation;
+    },
     get(key: string): CachedPage | null {
       const hit = entries.get(key);
       if (!hit) return null;
@@ -57,15 +62,23 @@ export function createPageCache(options: PageCacheOptions) {
       entries.set(key, hit);
       return hit;
     },
-    /** Stores a rendered 200 HTML response; returns false when it is not cacheable. */
-    async put(key: string, response: Response): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer> }> {
+    /**
+     * Stores a rendered 200 HTML response; returns false when it is not cacheable, or when the cache
+     * was invalidated since `renderedAt` (the generation read before rendering): that page may be stale.
+     */
+    async put(
+      key: string,
+      response: Response,
+      renderedAt = generation,
+    ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer> }> {
       const body = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get("content-type") ?? "";
       const cacheable =
         response.status === 200 &&
         type.startsWith("text/html") &&
         !response.headers.has("set-cookie") &&
-        body.byteLength <= maxBytes;
+        body.byteLength <= maxBytes &&
+        renderedAt === generation;
       if (!cacheable) return { stored: false, body };
       const html = new TextDecoder().decode(body);
       const headers: Array<[string, string]> = [];
@@ -84,6 +97,7 @@ export function createPageCache(options: PageCacheOptions) {
     },
     /** Drop everything (after a publish or any content change). */
     invalidate(): void {
+      generation += 1;
       entries.clear();
     },
     get size(): number {

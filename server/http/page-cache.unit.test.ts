@@ -73,4 +73,15 @@ describe("page cache", () => {
     cache.invalidate();
     expect(cache.get("/a")).toBeNull();
   });
+
+  it("does not store a page rendered across an invalidation (it may show the old content)", async () => {
+    const cache = createPageCache({ ttlMs: 1000, maxEntries: 10 });
+    const before = cache.generation;
+    cache.invalidate();
+    expect((await cache.put("/a", html("old"), before)).stored).toBe(false);
+    expect(cache.get("/a")).toBeNull();
+    expect((await cache.put("/a", html("new"), cache.generation)).stored).toBe(true);
+    cache.invalidate();
+    expect(cache.get("/a")).toBeNull();
+  });
 });

@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from "uuid";
 import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import type { ContentCategoryTable, DB } from "../../db/schema.ts";
 import { definedOnly, isoInput, nowIso, toBool } from "../../db/values.ts";
+import { bumpContentRevision } from "./content-revision.ts";
 
 export interface ContentCategory {
   id: string;
@@ -104,6 +105,7 @@ export function createContentCategoryRepo(db: Kysely<DB>) {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await bumpContentRevision(db);
         return fromRow(row);
       } catch (error) {
         rethrowConstraintError(error, "content category");
@@ -122,6 +124,7 @@ export function createContentCategoryRepo(db: Kysely<DB>) {
       } catch (error) {
         rethrowConstraintError(error, "content category");
       }
+      if (row) await bumpContentRevision(db);
       if (!row) throw new NotFoundError("content category", id);
       return fromRow(row);
     },
@@ -129,7 +132,9 @@ export function createContentCategoryRepo(db: Kysely<DB>) {
     /** Deletes the category; content keeps its rows with categoryId set to null. */
     async delete(id: string): Promise<boolean> {
       const result = await db.deleteFrom("content_category").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await bumpContentRevision(db);
+      return deleted;
     },
   };
 }

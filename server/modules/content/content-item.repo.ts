@@ -15,6 +15,7 @@ import {
   contentStructuredDataSchema,
   publishedCursorSchema,
 } from "./content.schemas.ts";
+import { bumpContentRevision } from "./content-revision.ts";
 
 export interface ContentItem {
   id: string;
@@ -201,6 +202,7 @@ export function createContentItemRepo(db: Kysely<DB>) {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await bumpContentRevision(db);
         return fromRow(row);
       } catch (error) {
         rethrowConstraintError(error, "content item");
@@ -219,13 +221,16 @@ export function createContentItemRepo(db: Kysely<DB>) {
       } catch (error) {
         rethrowConstraintError(error, "content item");
       }
+      if (row) await bumpContentRevision(db);
       if (!row) throw new NotFoundError("content item", id);
       return fromRow(row);
     },
 
     async delete(id: string): Promise<boolean> {
       const result = await db.deleteFrom("content_item").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await bumpContentRevision(db);
+      return deleted;
     },
   };
 }

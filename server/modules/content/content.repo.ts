@@ -27,6 +27,7 @@ import {
   publishedCursorSchema,
   updatedCursorSchema,
 } from "./content.schemas.ts";
+import { bumpContentRevision } from "./content-revision.ts";
 
 /** schema.org JSON-LD: an object or a list of objects. */
 export type StructuredData = z.output<typeof contentStructuredDataSchema>;
@@ -417,6 +418,7 @@ export function createContentRepo(db: Kysely<DB>) {
     };
     try {
       const row = await db.insertInto("content").values(values).returningAll().executeTakeFirstOrThrow();
+      await bumpContentRevision(db);
       return fromRow(row);
     } catch (error) {
       rethrowConstraintError(error, "content");
@@ -443,7 +445,10 @@ export function createContentRepo(db: Kysely<DB>) {
     } catch (error) {
       rethrowConstraintError(error, "content");
     }
-    if (row) return fromRow(row);
+    if (row) {
+      await bumpContentRevision(db);
+      return fromRow(row);
+    }
     const current = await db.selectFrom("content").select("version").where("id", "=", id).executeTakeFirst();
     if (!current) throw new NotFoundError("content", id);
     throw new ConflictError("content was changed by someone else; reload and try again", {
@@ -454,7 +459,9 @@ export function createContentRepo(db: Kysely<DB>) {
   /** Deletes the content (comments and content items cascade). True when a row was deleted. */
   async function remove(id: string): Promise<boolean> {
     const result = await db.deleteFrom("content").where("id", "=", id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) await bumpContentRevision(db);
+    return deleted;
   }
 
   /**

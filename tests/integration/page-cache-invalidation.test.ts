@@ -1,0 +1,69 @@
+/**
+ * The anonymous page cache is dropped when content changes, on this server and on another server
+ * sharing the database (the content revision is polled), so a publish or an edit reaches visitors
+ * without waiting for the cache's 30 s lifetime.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../../server/env.ts";
+import { createContentRepo } from "../../server/modules/content/content.repo.ts";
+import { type RunningServer, startServer } from "../../server/server.ts";
+import { buildContent } from "../factories/index.ts";
+import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+describe.each(DIALECTS)("page cache invalidation (%s)", (dialect) => {
+  let server: TestServer;
+  let second: RunningServer | null = null;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    // A second replica on the same database (PostgreSQL URL or SQLite file).
+    const database = dialect === "postgres" ? server.runtime.env.DATABASE_URL : `${server.dataDir}/app.db`;
+    second = await startServer(
+      parseEnv({
+        NODE_ENV: "production",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: server.dataDir,
+        DATABASE_URL: database,
+        LOG_LEVEL: "silent",
+        SEED_DEMO: "0",
+      }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await second?.close();
+    await server?.close();
+  });
+
+  const page = async (base: string, path: string) => {
+    const res = await fetch(`${base}${path}`);
+    return { cache: res.headers.get("x-cache"), html: await res.text() };
+  };
+
+  it("an edit and a new item show up for visitors on both replicas once the revision moves", async () => {
+    const repo = createContentRepo(server.runtime.database.db);
+    const item = (await repo.list({ section: "ai-news" }, { limit: 1 })).items[0]!;
+    for (const base of [server.url, second!.url]) {
+      await page(base, "/ai-news");
+      expect((await page(base, "/ai-news")).cache).toBe("hit");
+    }
+
+    const newTitle = `Edited headline ${Date.now()}`;
+    await repo.update(item.id, item.version, { title: newTitle });
+    const added = buildContent({
+      title: `Fresh news ${Date.now()}`,
+      section: "ai-news",
+      tier: "Free",
+      publishedAt: new Date().toISOString(),
+    });
+    await repo.create(added.row);
+
+    for (const runningServer of [server, second!]) {
+      await runningServer.runtime.contentChanges.check();
+      const after = await page(runningServer.url, "/ai-news");
+      expect(after.cache, runningServer.url).toBe("miss");
+      expect(after.html).toContain(newTitle);
+      expect(after.html).toContain(added.row.title);
+    }
+  });
+});
