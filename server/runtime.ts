@@ -167,6 +167,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       config: {
         productName: "Lumen Hub",
         tagline: "Education, Tools, Resources",
+        publicUrl: baseURL.replace(/\/+$/, ""),
         version: VERSION,
         environment: env.NODE_ENV,
         featureFlags,

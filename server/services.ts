@@ -6,6 +6,7 @@
  * This file holds the contract only (types); `server/app-services.ts` builds the instance.
  */
 import type { Tier, UserContext } from "../core/index.ts";
+import type { EngagementService } from "./modules/engagement/engagement.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
 
@@ -99,6 +100,8 @@ export interface ContentPage {
   access: ContentAccess;
   /** Sanitized HTML of the body: present only when access is granted. */
   html: string | null;
+  /** Access is granted but the body object is missing from storage (the page shows an error). */
+  bodyMissing: boolean;
   toc: TocEntry[];
   /** Courses: ordered lessons. Collections: member items. Otherwise related items. */
   children: ContentSummary[];
@@ -111,6 +114,8 @@ export interface ListContentQuery {
   tier?: Tier;
   type?: ContentType;
   featured?: boolean;
+  /** Only items that may be indexed (not noindex): the sitemap and the feeds. */
+  indexable?: boolean;
   limit?: number;
   cursor?: string | null;
 }
@@ -167,6 +172,8 @@ export interface DiagnosticsService {
 export interface PublicConfig {
   productName: string;
   tagline: string;
+  /** Absolute base URL of the site without a trailing slash (PUBLIC_URL, else derived from HOST and PORT). */
+  publicUrl: string;
   version: string;
   environment: string;
   featureFlags: Record<string, boolean>;
@@ -180,4 +187,6 @@ export interface AppServices {
   organizations: OrganizationsService;
   /** The signed-in user's own profile, avatar, export and deletion. */
   profile: ProfileService;
+  /** Views, likes, shares and course progress (access checked in the service). */
+  engagement: EngagementService;
 }

@@ -5,6 +5,7 @@ import { DEFAULT_PRODUCT_NAME } from "./meta.ts";
 const FALLBACK: PublicConfig = {
   productName: DEFAULT_PRODUCT_NAME,
   tagline: "Education, Tools, Resources",
+  publicUrl: "",
   version: "",
   environment: "",
   featureFlags: {},

@@ -101,6 +101,13 @@ export interface TwoFactorTable {
   lockedUntil: AuthDate | null;
 }
 
+/** One row (id 1) whose revision goes up on every content write (page cache invalidation). */
+export interface ContentRevisionTable {
+  id: number;
+  revision: number;
+  changedAt: number;
+}
+
 /** The last accepted TOTP time step per user (a code is accepted once); epoch ms. */
 export interface MfaTotpStepTable {
   userId: string;
@@ -303,6 +310,22 @@ export interface ContentCategoryTable {
   updatedAt: IsoText;
 }
 
+/**
+ * The searchable text of each content item (migration 009): title, excerpt, tags joined, and the
+ * body as plain text. SQLite adds `docId` (the rowid of the FTS5 index `content_search_fts`);
+ * PostgreSQL adds the generated tsvectors `metaVector` and `documentVector` (read in raw SQL only).
+ */
+export interface ContentSearchTable {
+  /** SQLite only: the integer key the FTS5 index uses. */
+  docId: Generated<number>;
+  contentId: string;
+  title: string;
+  excerpt: string;
+  tags: string;
+  body: string;
+  indexedAt: IsoText;
+}
+
 export interface ContentItemTable {
   id: string;
   contentId: string | null;
@@ -353,6 +376,38 @@ export interface CommentTable {
   status: Generated<string>;
   createdAt: IsoText;
   updatedAt: IsoText;
+}
+
+/** One row per item, reader and UTC day (migration 010): the view counter's dedup key. */
+export interface ContentViewTable {
+  contentId: string;
+  /** `u:<userId>`, or `v:<keyed hash of address, browser and day>` for a visitor. */
+  readerKey: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+}
+
+export interface ContentLikeTable {
+  contentId: string;
+  userId: string;
+  createdAt: IsoText;
+}
+
+export interface ContentShareTable {
+  id: string;
+  contentId: string;
+  userId: string;
+  channel: string;
+  /** UTC day of createdAt (one share per item, user, channel and day). */
+  day: string;
+  createdAt: IsoText;
+}
+
+export interface CourseProgressTable {
+  userId: string;
+  courseId: string;
+  lessonId: string;
+  completedAt: IsoText;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,8 +518,14 @@ export interface DB {
   content: ContentTable;
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
+  content_revision: ContentRevisionTable;
+  content_search: ContentSearchTable;
   user_subscription: UserSubscriptionTable;
   comment: CommentTable;
+  content_view: ContentViewTable;
+  content_like: ContentLikeTable;
+  content_share: ContentShareTable;
+  course_progress: CourseProgressTable;
   github_repository: GithubRepositoryTable;
   repository_category: RepositoryCategoryTable;
   repository_file: RepositoryFileTable;
@@ -496,8 +557,14 @@ export const TABLE_NAMES = [
   "content_category",
   "content",
   "content_item",
+  "content_revision",
+  "content_search",
   "user_subscription",
   "comment",
+  "content_view",
+  "content_like",
+  "content_share",
+  "course_progress",
   "github_repository",
   "repository_category",
   "repository_file",

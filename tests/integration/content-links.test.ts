@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
+import { contentBodyKey } from "../factories/index.ts";
 import { call, TestClock } from "../helpers/auth.ts";
 import { TEST_AUTH_SECRET } from "../helpers/credentials.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -138,5 +139,19 @@ describe.each(DIALECTS)("content body links (%s)", (dialect) => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect((await fetch(`${server.url}/api/content/..%2F..%2Fetc/body?exp=1&cred=v&sig=x`)).status).toBe(400);
     expect((await fetch(`${server.url}/api/content/no-such-id/body`)).status).toBe(403);
+  });
+
+  it("a readable item whose body object is missing: the 'Content Not Found' screen, and the link says 404", async () => {
+    const victim = DEMO_CONTENT.find((c) => c.tier === "Free" && c.type === "article" && c !== FREE_ITEM)!;
+    const link = (await item(victim.slug)).presignedUrl!;
+    await server.runtime.storage.delete(contentBodyKey(victim.tier, victim.categorySlug, victim.slug));
+    const page = await fetch(`${server.url}/content/${victim.slug}`);
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toContain("Content Not Found");
+    expect(html).toContain("The requested content could not be loaded: ");
+    expect(html).toContain("is missing from storage");
+    expect(html).toContain("Return Home");
+    expect((await open(link)).status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 /** Shapes of the content loaders' data, shared by server loaders and components. */
 import type { Tier } from "../../../core/index.ts";
+import type { PageEngagement } from "../../../server/modules/engagement/engagement.schemas.ts";
 import type {
   CategoryInfo,
   ContentPage,
@@ -33,6 +34,8 @@ export interface ContentPageData {
   /** Absolute URL of the page: the content's canonical URL, else this page's own URL. */
   canonicalUrl: string;
   origin: string;
+  /** Counters for everyone; the like and course progress for a signed-in reader (absent on error). */
+  engagement?: PageEngagement | null;
 }
 
 export interface ContentMissingData {

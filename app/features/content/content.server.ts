@@ -116,12 +116,21 @@ export async function loadContentPage({ context, url }: LoaderBase, candidates: 
   const slugs = [...new Set(candidates.map((c) => c.trim()).filter(Boolean))];
   for (const slug of slugs) {
     const page = await services.content.getPage(user, slug);
+    if (page?.bodyMissing) {
+      const missingBody: ContentMissingData = {
+        page: null,
+        slug,
+        error: `the text of "${page.item.title}" is missing from storage`,
+      };
+      return data<ContentPageData | ContentMissingData>(missingBody, { status: 500 });
+    }
     if (page) {
       const own = `${url.origin}${url.pathname}`;
       const canonicalUrl = page.seo.canonicalUrl
         ? new URL(page.seo.canonicalUrl, url.origin).toString()
         : own;
-      const body: ContentPageData = { page, canonicalUrl, origin: url.origin };
+      const engagement = await services.engagement.forPage(user, page);
+      const body: ContentPageData = { page, canonicalUrl, origin: url.origin, engagement };
       return data<ContentPageData | ContentMissingData>(body, { status: 200 });
     }
   }

@@ -11,6 +11,9 @@ import { migration as m005 } from "./005-login-throttle.ts";
 import { migration as m006 } from "./006-api-credentials.ts";
 import { migration as m007 } from "./007-organization-invitations.ts";
 import { migration as m008 } from "./008-mfa.ts";
+import { migration as m009 } from "./009-search.ts";
+import { migration as m010 } from "./010-engagement.ts";
+import { migration as m011 } from "./011-content-revision.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -21,4 +24,7 @@ export const migrations: Record<string, Migration> = {
   "006-api-credentials": m006,
   "007-organization-invitations": m007,
   "008-mfa": m008,
+  "009-search": m009,
+  "010-engagement": m010,
+  "011-content-revision": m011,
 };

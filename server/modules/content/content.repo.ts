@@ -175,6 +175,8 @@ export interface ContentListFilter {
   featured?: boolean;
   tenant?: string;
   isPublic?: boolean;
+  /** false: only items that may be indexed (sitemap, feeds). */
+  noindex?: boolean;
   /**
    * Status filter; defaults to "published". Pass null for every status.
    * Items without publishedAt are never listed by these publishedAt-ordered lists.
@@ -341,6 +343,7 @@ function applyFilter(eb: ExpressionBuilder<DB, "content">, filter: ContentListFi
   if (filter.featured !== undefined) conditions.push(eb("featured", "=", filter.featured));
   if (filter.tenant !== undefined) conditions.push(eb("tenant", "=", filter.tenant));
   if (filter.isPublic !== undefined) conditions.push(eb("isPublic", "=", filter.isPublic));
+  if (filter.noindex !== undefined) conditions.push(eb("noindex", "=", filter.noindex));
   return eb.and(conditions);
 }
 

@@ -211,6 +211,7 @@ export function createContentService(deps: ContentServiceDeps) {
           categorySlug: query.category,
           tier: query.tier,
           featured: query.featured,
+          noindex: query.indexable ? false : undefined,
         },
         { limit: query.limit, cursor: query.cursor ?? undefined },
       );
@@ -274,6 +275,7 @@ export function createContentService(deps: ContentServiceDeps) {
         template: chooseTemplate(item),
         access: gate,
         html: rendered?.html ?? null,
+        bodyMissing: gate.kind === "granted" && item.bodyS3Key !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children: await Promise.all(relatedItems.map((r) => summarize(r, access))),
         video: videoFrom(item),

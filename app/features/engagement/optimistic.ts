@@ -1,0 +1,42 @@
+/**
+ * Optimistic toggles (like, lesson complete): show the new state at once, then take the server's
+ * answer, or roll back to the state before the click and report the error. Pure: no React, so
+ * the behaviour is unit-tested without a DOM.
+ */
+import type { CallResult } from "./engagement-client.ts";
+
+export interface LikeState {
+  liked: boolean;
+  count: number;
+}
+
+/** The state shown right after a click: the like flips and the count follows (never below 0). */
+export function optimisticLike(state: LikeState, liked: boolean): LikeState {
+  if (state.liked === liked) return state;
+  return { liked, count: Math.max(0, state.count + (liked ? 1 : -1)) };
+}
+
+export interface ToggleOptions<S, R> {
+  /** The state before the click. */
+  before: S;
+  /** The state to show while the request runs. */
+  optimistic: S;
+  send(): Promise<CallResult<R>>;
+  /** The state from the server's answer. */
+  settle(answer: R): S;
+  set(state: S): void;
+  onError(message: string): void;
+}
+
+/** Runs one optimistic toggle; resolves true when the server accepted it. */
+export async function runOptimistic<S, R>(options: ToggleOptions<S, R>): Promise<boolean> {
+  options.set(options.optimistic);
+  const result = await options.send();
+  if (result.ok) {
+    options.set(options.settle(result.data));
+    return true;
+  }
+  options.set(options.before);
+  options.onError(result.message);
+  return false;
+}

@@ -1,0 +1,149 @@
+/**
+ * Engagement REST handlers (issue 4 item 8, course progress of item 3). The rules live in the
+ * engagement service; these handlers validate input, resolve the actor, refuse foreign Origins
+ * on cookie-authenticated state changes (CSRF) and map errors.
+ *
+ * - POST   /api/content/{idOrSlug}/view → {counted} (the content page's beacon; bots not counted)
+ * - PUT    /api/content/{idOrSlug}/like → {liked, likeCount}
+ * - DELETE /api/content/{idOrSlug}/like → {liked, likeCount}
+ * - POST   /api/content/{idOrSlug}/share {channel: link|x|linkedin|email} → {shareCount}
+ * - GET    /api/courses/{idOrSlug}/progress → {completedLessonIds, total, percent, completedAt?, …}
+ * - PUT    /api/courses/{idOrSlug}/progress/{lessonId} → the progress (lesson marked complete)
+ * - DELETE /api/courses/{idOrSlug}/progress/{lessonId} → the progress (lesson unmarked)
+ *
+ * Likes, shares and progress are personal: a session or a bearer ID token (401 for visitors);
+ * API keys and service tokens are refused (403). Errors: `{error: {code, message}}`.
+ */
+import type { Context, Hono } from "hono";
+import type { UserContext } from "../../core/index.ts";
+import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
+import type { Runtime } from "../runtime.ts";
+import { actorHeaders, apiFail, failFrom, ipOf, readJsonObject, refuseForeignOrigin } from "./org-api.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+type AnyHono = Hono<any>;
+
+interface HandleOptions {
+  /** A state change: a cookie-authenticated request needs this app's Origin. */
+  mutates: boolean;
+  /** Personal data (likes, shares, progress): a signed-in user, never an API key or service token. */
+  personal: boolean;
+  /** What the visitor is asked to sign in for (401 message). */
+  signInFor?: string;
+}
+
+/** Path parameters that must be ids or slugs. */
+const KEY_PARAMS = ["idOrSlug", "lessonId"] as const;
+
+export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
+  const engagement = () => runtime.services.engagement;
+
+  const handle =
+    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: HandleOptions) =>
+    async (c: Context) => {
+      c.header("Cache-Control", "no-store");
+      for (const name of KEY_PARAMS) {
+        const value = c.req.param(name);
+        if (value !== undefined && !contentKeySchema.safeParse(value).success) {
+          return apiFail(c, 400, "BAD_USER_INPUT", `Invalid ${name === "lessonId" ? "lesson id" : "id or slug"}`);
+        }
+      }
+      const credentialed = c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
+      if (opts.mutates && !credentialed) {
+        // A cookie (or nothing) authenticates this request: only this app's pages may send it.
+        const refused = refuseForeignOrigin(c, runtime);
+        if (refused) return refused;
+      }
+      try {
+        const result = await runtime.identity.resolveActor(actorHeaders(c));
+        if (!result.ok) {
+          if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
+          return apiFail(c, result.status, result.code, result.message);
+        }
+        const { actor } = result;
+        if (actor.kind === "api-key" || actor.kind === "service") {
+          return apiFail(
+            c,
+            403,
+            "FORBIDDEN",
+            "Likes, shares, views and course progress belong to a person: use a signed-in session or an ID token, not an API key or service token.",
+          );
+        }
+        if (opts.personal && actor.kind === "visitor") {
+          return apiFail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
+        }
+        return await fn(c, actor.context);
+      } catch (error) {
+        return failFrom(c, runtime, error);
+      }
+    };
+
+  app.post(
+    "/api/content/:idOrSlug/view",
+    handle(
+      async (c, actor) =>
+        c.json(
+          await engagement().recordView(actor, c.req.param("idOrSlug")!, {
+            ip: ipOf(c),
+            userAgent: c.req.header("user-agent") ?? null,
+          }),
+        ),
+      { mutates: true, personal: false },
+    ),
+  );
+
+  const like = (liked: boolean) =>
+    handle(async (c, actor) => c.json(await engagement().setLike(actor, c.req.param("idOrSlug")!, liked)), {
+      mutates: true,
+      personal: true,
+      signInFor: "like content",
+    });
+  app.put("/api/content/:idOrSlug/like", like(true));
+  app.delete("/api/content/:idOrSlug/like", like(false));
+
+  app.post(
+    "/api/content/:idOrSlug/share",
+    handle(
+      async (c, actor) => {
+        const read = await readJsonObject(c);
+        if (!read.ok) return read.response;
+        const parsed = shareBodySchema.safeParse(read.body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const field = issue.path.join(".") || "body";
+          const message =
+            issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
+          return apiFail(c, 400, "BAD_USER_INPUT", `Invalid ${field}: ${message}`, { [field]: message });
+        }
+        const { shareCount } = await engagement().recordShare(actor, c.req.param("idOrSlug")!, parsed.data.channel);
+        return c.json({ shareCount });
+      },
+      { mutates: true, personal: true, signInFor: "share content" },
+    ),
+  );
+
+  app.get(
+    "/api/courses/:idOrSlug/progress",
+    handle(async (c, actor) => c.json(await engagement().getProgress(actor, c.req.param("idOrSlug")!)), {
+      mutates: false,
+      personal: true,
+      signInFor: "track your progress",
+    }),
+  );
+
+  const lesson = (done: boolean) =>
+    handle(
+      async (c, actor) =>
+        c.json(
+          await engagement().setLessonComplete(
+            actor,
+            c.req.param("idOrSlug")!,
+            c.req.param("lessonId")!,
+            done,
+          ),
+        ),
+      { mutates: true, personal: true, signInFor: "track your progress" },
+    );
+  app.put("/api/courses/:idOrSlug/progress/:lessonId", lesson(true));
+  app.delete("/api/courses/:idOrSlug/progress/:lessonId", lesson(false));
+}

@@ -1,0 +1,195 @@
+/**
+ * Engagement queries: no access checks here (the service does them). Each write that changes a
+ * counter inserts or deletes its dedup row and moves the counter in one transaction, and moves
+ * it only when a row was actually inserted or deleted, so concurrent requests never count twice.
+ */
+import { type Kysely, sql } from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import { rethrowConstraintError } from "../../db/errors.ts";
+import type { DB } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
+import { toBool } from "../../db/values.ts";
+import { createContentRepo } from "../content/content.repo.ts";
+import type { EngagementCounts, ShareChannel } from "./engagement.schemas.ts";
+
+export interface ViewRow {
+  contentId: string;
+  readerKey: string;
+  day: string;
+}
+
+export function createEngagementRepo(db: Kysely<DB>) {
+  /** One view per item, reader and day: true when this call counted it. */
+  async function recordView(view: ViewRow): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      let inserted: unknown;
+      try {
+        inserted = await trx
+          .insertInto("content_view")
+          .values(view)
+          .onConflict((oc) => oc.doNothing())
+          .returning("contentId")
+          .executeTakeFirst();
+      } catch (error) {
+        rethrowConstraintError(error, "content view");
+      }
+      if (!inserted) return false;
+      await createContentRepo(trx).incrementCounters(view.contentId, { viewCount: 1 });
+      return true;
+    });
+  }
+
+  /** Deletes view rows of days before `day` (YYYY-MM-DD); returns how many. */
+  async function pruneViewsBefore(day: string): Promise<number> {
+    const result = await db.deleteFrom("content_view").where("day", "<", day).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Likes (true) or unlikes (false); true when the stored state changed. */
+  async function setLike(contentId: string, userId: string, liked: boolean, at: string): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      let changed: unknown;
+      try {
+        changed = liked
+          ? await trx
+              .insertInto("content_like")
+              .values({ contentId, userId, createdAt: at })
+              .onConflict((oc) => oc.doNothing())
+              .returning("contentId")
+              .executeTakeFirst()
+          : await trx
+              .deleteFrom("content_like")
+              .where("contentId", "=", contentId)
+              .where("userId", "=", userId)
+              .returning("contentId")
+              .executeTakeFirst();
+      } catch (error) {
+        rethrowConstraintError(error, "content like");
+      }
+      if (!changed) return false;
+      await createContentRepo(trx).incrementCounters(contentId, { likeCount: liked ? 1 : -1 });
+      return true;
+    });
+  }
+
+  async function isLiked(contentId: string, userId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom("content_like")
+      .select("contentId")
+      .where("contentId", "=", contentId)
+      .where("userId", "=", userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** One share per item, user, channel and day: true when this call counted it. */
+  async function recordShare(
+    contentId: string,
+    userId: string,
+    channel: ShareChannel,
+    at: string,
+  ): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      let inserted: unknown;
+      try {
+        inserted = await trx
+          .insertInto("content_share")
+          .values({ id: uuidv7(), contentId, userId, channel, day: at.slice(0, 10), createdAt: at })
+          .onConflict((oc) => oc.columns(["contentId", "userId", "channel", "day"]).doNothing())
+          .returning("id")
+          .executeTakeFirst();
+      } catch (error) {
+        rethrowConstraintError(error, "content share");
+      }
+      if (!inserted) return false;
+      await createContentRepo(trx).incrementCounters(contentId, { shareCount: 1 });
+      return true;
+    });
+  }
+
+  /** The counters of an item, and whether `userId` likes it (null without a user); null when absent. */
+  async function countsFor(
+    contentId: string,
+    userId: string | null,
+  ): Promise<(EngagementCounts & { liked: boolean | null }) | null> {
+    const row = await db
+      .selectFrom("content")
+      .select(["viewCount", "likeCount", "shareCount"])
+      .select((eb) =>
+        userId === null
+          ? sql<null>`null`.as("liked")
+          : eb
+              .exists(
+                eb
+                  .selectFrom("content_like")
+                  .select("content_like.contentId")
+                  .whereRef("content_like.contentId", "=", "content.id")
+                  .where("content_like.userId", "=", userId),
+              )
+              .as("liked"),
+      )
+      .where("id", "=", contentId)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      viewCount: Number(row.viewCount),
+      likeCount: Number(row.likeCount),
+      shareCount: Number(row.shareCount),
+      liked: userId === null ? null : toBool(row.liked as boolean | number | null),
+    };
+  }
+
+  /** The lessons of `courseId` that `userId` completed, with when. */
+  async function completedLessons(
+    userId: string,
+    courseId: string,
+  ): Promise<Array<{ lessonId: string; completedAt: string }>> {
+    return db
+      .selectFrom("course_progress")
+      .select(["lessonId", "completedAt"])
+      .where("userId", "=", userId)
+      .where("courseId", "=", courseId)
+      .execute();
+  }
+
+  /** Marks a lesson complete (true) or not (false); idempotent. */
+  async function setLessonComplete(
+    userId: string,
+    courseId: string,
+    lessonId: string,
+    done: boolean,
+    at: string,
+  ): Promise<void> {
+    try {
+      if (done) {
+        await db
+          .insertInto("course_progress")
+          .values({ userId, courseId, lessonId, completedAt: at })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      } else {
+        await db
+          .deleteFrom("course_progress")
+          .where("userId", "=", userId)
+          .where("courseId", "=", courseId)
+          .where("lessonId", "=", lessonId)
+          .execute();
+      }
+    } catch (error) {
+      rethrowConstraintError(error, "course progress");
+    }
+  }
+
+  return {
+    recordView,
+    pruneViewsBefore,
+    setLike,
+    isLiked,
+    recordShare,
+    countsFor,
+    completedLessons,
+    setLessonComplete,
+  };
+}
+
+export type EngagementRepo = ReturnType<typeof createEngagementRepo>;

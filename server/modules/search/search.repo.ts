@@ -1,0 +1,271 @@
+/**
+ * Search queries, one implementation per dialect behind one shape (see migration 009): SQLite FTS5
+ * with bm25, PostgreSQL tsvector with ts_rank. No access decisions are made here: the caller says
+ * which tiers and roles open a body (`BodyAccess`), and the SQL applies it so that a body match
+ * counts only where the body may be read. Every user word reaches SQL as a bound parameter inside
+ * a query built by `search-query.ts`, never as syntax of its own.
+ */
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import { dialectOf } from "../../db/dialect.ts";
+import type { DB } from "../../db/schema.ts";
+import { HIT_END, HIT_START, toFts5Query, toTsQuery } from "./search-query.ts";
+
+export interface SearchDocument {
+  contentId: string;
+  title: string;
+  excerpt: string;
+  tags: string;
+  body: string;
+}
+
+/** Which bodies a reader may read: content tiers (exact stored spellings) and the reader's roles. */
+export interface BodyAccess {
+  tiers: readonly string[];
+  roles: readonly string[];
+}
+
+export interface SearchPageQuery {
+  words: readonly string[];
+  section?: string | undefined;
+  access: BodyAccess;
+  limit: number;
+  offset: number;
+}
+
+export interface SearchHit {
+  contentId: string;
+  /** Every word occurs in title, excerpt or tags. */
+  metaMatch: boolean;
+  /** The SQL reading of the access rule: the body may be read (so body words counted). */
+  bodyAllowed: boolean;
+  score: number;
+}
+
+export interface HighlightedMeta {
+  title: string;
+  excerpt: string;
+  tags: string;
+}
+
+/** bm25 weights of title, excerpt, tags, body (SQLite). */
+const BM25_ALL = sql.raw("10.0, 4.0, 6.0, 1.0");
+const BM25_META = sql.raw("10.0, 4.0, 6.0, 0.0");
+const META_COLUMNS = ["title", "excerpt", "tags"] as const;
+const SNIPPET_TOKENS = 24;
+
+const HEADLINE_ALL = `StartSel=${HIT_START}, StopSel=${HIT_END}, HighlightAll=true`;
+const HEADLINE_BODY = `StartSel=${HIT_START}, StopSel=${HIT_END}, MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
+
+export function createSearchRepo(db: Kysely<DB>) {
+  const pg = dialectOf(db) === "postgres";
+
+  /**
+   * The access rule in SQL: the item's tier is one the reader reaches, and it requires no role or
+   * one the reader holds. `rolesRequired` is canonical JSON (`["A","B"]`, written by the content
+   * repository): a role is an element exactly when `[` or `,` followed by its JSON string occurs.
+   * Anything unexpected reads as "no access" (fails closed).
+   */
+  function bodyAllowedSql(access: BodyAccess): RawBuilder<boolean> {
+    if (access.tiers.length === 0) return sql<boolean>`(1 = 0)`;
+    const tierOk = sql`c."tier" in (${sql.join([...access.tiers])})`;
+    const needles = access.roles.flatMap((r) => [`[${JSON.stringify(r)}`, `,${JSON.stringify(r)}`]);
+    const roleChecks = needles.map((n) =>
+      pg ? sql`strpos(c."rolesRequired", ${n}) > 0` : sql`instr(c."rolesRequired", ${n}) > 0`,
+    );
+    const rolesOk = roleChecks.length
+      ? sql`(c."rolesRequired" = '[]' or ${sql.join(roleChecks, sql` or `)})`
+      : sql`c."rolesRequired" = '[]'`;
+    return sql<boolean>`(${tierOk} and ${rolesOk})`;
+  }
+
+  const sectionSql = (section: string | undefined) =>
+    section === undefined ? sql`` : sql`and c."section" = ${section}`;
+
+  interface HitRow {
+    contentId: string;
+    metaMatch: boolean | number;
+    bodyAllowed: boolean | number;
+    score: number;
+    total: number;
+  }
+
+  async function search(q: SearchPageQuery): Promise<{ hits: SearchHit[]; total: number | null }> {
+    if (q.words.length === 0) return { hits: [], total: 0 };
+    const allowed = bodyAllowedSql(q.access);
+    const query = pg
+      ? sql<HitRow>`
+        with "q" as (select to_tsquery('english', ${toTsQuery(q.words)}) as "q"),
+        "hits" as (
+          select c."id" as "contentId",
+            (s."metaVector" @@ "q"."q") as "metaMatch",
+            ${allowed} as "bodyAllowed",
+            case when ${allowed} then ts_rank(s."documentVector", "q"."q")
+              else ts_rank(s."metaVector", "q"."q") end as "score"
+          from "content_search" s
+          join "content" c on c."id" = s."contentId"
+          cross join "q"
+          where c."status" = 'published' and c."publishedAt" is not null ${sectionSql(q.section)}
+            and (s."metaVector" @@ "q"."q" or (${allowed} and s."documentVector" @@ "q"."q"))
+        )
+        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total"
+        from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`
+      : sql<HitRow>`
+        with "m" as (
+          select "rowid" as "docId", -bm25("content_search_fts", ${BM25_META}) as "score"
+          from "content_search_fts" where "content_search_fts" match ${toFts5Query(q.words, META_COLUMNS)}
+        ), "f" as (
+          select "rowid" as "docId", -bm25("content_search_fts", ${BM25_ALL}) as "score"
+          from "content_search_fts" where "content_search_fts" match ${toFts5Query(q.words)}
+        ), "hits" as (
+          select c."id" as "contentId",
+            ("m"."docId" is not null) as "metaMatch",
+            ${allowed} as "bodyAllowed",
+            case when ${allowed} then "f"."score" else "m"."score" end as "score"
+          from "f"
+          join "content_search" s on s."docId" = "f"."docId"
+          join "content" c on c."id" = s."contentId"
+          left join "m" on "m"."docId" = "f"."docId"
+          where c."status" = 'published' and c."publishedAt" is not null ${sectionSql(q.section)}
+            and ("m"."docId" is not null or ${allowed})
+        )
+        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total"
+        from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`;
+    const { rows } = await query.execute(db);
+    return {
+      hits: rows.map((r) => ({
+        contentId: r.contentId,
+        metaMatch: Boolean(r.metaMatch),
+        bodyAllowed: Boolean(r.bodyAllowed),
+        score: Number(r.score),
+      })),
+      total: rows[0] ? Number(rows[0].total) : q.offset === 0 ? 0 : null,
+    };
+  }
+
+  /** Title, excerpt and tags of the given items with every word marked (HIT_START … HIT_END). */
+  async function highlightMeta(
+    words: readonly string[],
+    contentIds: readonly string[],
+  ): Promise<Map<string, HighlightedMeta>> {
+    if (words.length === 0 || contentIds.length === 0) return new Map();
+    const ids = sql.join([...contentIds]);
+    const query = pg
+      ? sql<HighlightedMeta & { contentId: string }>`
+        select s."contentId",
+          ts_headline('english', s."title", "q"."q", ${HEADLINE_ALL}) as "title",
+          ts_headline('english', s."excerpt", "q"."q", ${HEADLINE_ALL}) as "excerpt",
+          ts_headline('english', s."tags", "q"."q", ${HEADLINE_ALL}) as "tags"
+        from "content_search" s
+        cross join (select to_tsquery('english', ${toTsQuery(words)}) as "q") "q"
+        where s."contentId" in (${ids})`
+      : sql<HighlightedMeta & { contentId: string }>`
+        select s."contentId",
+          highlight("content_search_fts", 0, ${HIT_START}, ${HIT_END}) as "title",
+          highlight("content_search_fts", 1, ${HIT_START}, ${HIT_END}) as "excerpt",
+          highlight("content_search_fts", 2, ${HIT_START}, ${HIT_END}) as "tags"
+        from "content_search_fts"
+        join "content_search" s on s."docId" = "content_search_fts"."rowid"
+        where "content_search_fts" match ${toFts5Query(words)} and s."contentId" in (${ids})`;
+    const { rows } = await query.execute(db);
+    return new Map(rows.map((r) => [r.contentId, { title: r.title, excerpt: r.excerpt, tags: r.tags }]));
+  }
+
+  /**
+   * A short passage of the body around the words, marked. Call it only with items whose body the
+   * reader may read: it is the one query that reads body text.
+   */
+  async function bodySnippets(
+    words: readonly string[],
+    readableContentIds: readonly string[],
+  ): Promise<Map<string, string>> {
+    if (words.length === 0 || readableContentIds.length === 0) return new Map();
+    const ids = sql.join([...readableContentIds]);
+    const query = pg
+      ? sql<{ contentId: string; body: string }>`
+        select s."contentId", ts_headline('english', s."body", "q"."q", ${HEADLINE_BODY}) as "body"
+        from "content_search" s
+        cross join (select to_tsquery('english', ${toTsQuery(words)}) as "q") "q"
+        where s."contentId" in (${ids}) and s."body" <> ''`
+      : sql<{ contentId: string; body: string }>`
+        select s."contentId",
+          snippet("content_search_fts", 3, ${HIT_START}, ${HIT_END}, '…', ${SNIPPET_TOKENS}) as "body"
+        from "content_search_fts"
+        join "content_search" s on s."docId" = "content_search_fts"."rowid"
+        where "content_search_fts" match ${toFts5Query(words)} and s."contentId" in (${ids})
+          and s."body" <> ''`;
+    const { rows } = await query.execute(db);
+    return new Map(rows.map((r) => [r.contentId, r.body]));
+  }
+
+  return {
+    search,
+    highlightMeta,
+    bodySnippets,
+
+    /** Adds or replaces an item's document (unchanged text leaves the index untouched). */
+    async upsert(doc: SearchDocument, indexedAt: string, executor: Kysely<DB> = db): Promise<void> {
+      await executor
+        .insertInto("content_search")
+        .values({ ...doc, indexedAt })
+        .onConflict((oc) =>
+          oc
+            .column("contentId")
+            .doUpdateSet((eb) => ({
+              title: eb.ref("excluded.title"),
+              excerpt: eb.ref("excluded.excerpt"),
+              tags: eb.ref("excluded.tags"),
+              body: eb.ref("excluded.body"),
+              indexedAt: eb.ref("excluded.indexedAt"),
+            }))
+            .where((eb) =>
+              eb.or([
+                eb("content_search.title", "<>", eb.ref("excluded.title")),
+                eb("content_search.excerpt", "<>", eb.ref("excluded.excerpt")),
+                eb("content_search.tags", "<>", eb.ref("excluded.tags")),
+                eb("content_search.body", "<>", eb.ref("excluded.body")),
+              ]),
+            ),
+        )
+        .execute();
+    },
+
+    async remove(contentId: string, executor: Kysely<DB> = db): Promise<void> {
+      await executor.deleteFrom("content_search").where("contentId", "=", contentId).execute();
+    },
+
+    /** True when nothing is indexed although content exists (two single-row look-ups). */
+    async needsFullIndex(): Promise<boolean> {
+      const indexed = await db.selectFrom("content_search").select("contentId").limit(1).executeTakeFirst();
+      if (indexed) return false;
+      return Boolean(await db.selectFrom("content").select("id").limit(1).executeTakeFirst());
+    },
+
+    /** Content ids in id order after `afterId`; with `missingOnly`, those without a document. */
+    async contentIds(afterId: string | null, limit: number, missingOnly = false): Promise<string[]> {
+      let query = db.selectFrom("content").select("content.id").orderBy("content.id").limit(limit);
+      if (afterId !== null) query = query.where("content.id", ">", afterId);
+      if (missingOnly) {
+        query = query.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("content_search")
+                .select("content_search.contentId")
+                .whereRef("content_search.contentId", "=", "content.id"),
+            ),
+          ),
+        );
+      }
+      return (await query.execute()).map((r) => r.id);
+    },
+
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom("content_search")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type SearchRepo = ReturnType<typeof createSearchRepo>;
