@@ -18,6 +18,8 @@ import type { Env } from "./env.ts";
 import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentService } from "./modules/content/content.service.ts";
+import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSearchService } from "./modules/search/search.service.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
@@ -121,7 +123,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       publicUrl: env.PUBLIC_URL,
       now: authSecurity.now,
     });
-    const featureFlags = { debugMode: true, search: false, comments: false, repositoryBrowser: false };
+    const featureFlags = { debugMode: true, search: true, comments: false, repositoryBrowser: false };
     const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
     const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });
     const serviceCredentials = createServiceCredentials({ db: database.db, secret, now: authSecurity.now });
@@ -136,7 +138,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       apiKeys,
       serviceCredentials,
     });
-    const content = createContentService({ db: database.db, storage, logger });
+    const searchIndexer = createSearchIndexer({ db: database.db, storage, logger });
+    const content = createContentService({
+      db: database.db,
+      storage,
+      logger,
+      hooks: searchIndexer.contentHooks,
+    });
 
     const startedAt = new Date();
     const diagnostics = createDiagnosticsService({
@@ -187,11 +195,17 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         throttle: authSecurity.throttle,
       }),
       engagement: createEngagementService({ db: database.db, secret, now: authSecurity.now, logger }),
+      search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
       await seedDemo({ db: database.db, auth, storage, logger });
     }
+    // A database from before search has content but no index: build it in the background.
+    const indexing = new AbortController();
+    const initialIndex = searchIndexer
+      .ensureIndexed({ signal: indexing.signal })
+      .catch((error) => logger.error({ err: error }, "search: building the index failed"));
 
     const changeListeners = new Set<() => void>();
     const revisionWatcher = watchContentRevision(database.db, {
@@ -225,8 +239,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         check: () => revisionWatcher.check(),
       },
       resolveUser: (headers) => identity.resolveUser(headers),
-      close: () => {
+      close: async () => {
         revisionWatcher.stop();
+        indexing.abort();
+        await initialIndex;
         return database.close();
       },
     };

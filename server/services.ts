@@ -8,7 +8,17 @@
 import type { Tier, UserContext } from "../core/index.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
+import type { SearchService } from "./modules/search/search.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
+
+export type {
+  SearchField,
+  SearchQuery,
+  SearchResultItem,
+  SearchResults,
+  SearchService,
+  SnippetPart,
+} from "./modules/search/search.service.ts";
 
 export type Actor = UserContext;
 
@@ -105,7 +115,15 @@ export interface ContentPage {
   toc: TocEntry[];
   /** Courses: ordered lessons. Collections: member items. Otherwise related items. */
   children: ContentSummary[];
-  video: { durationS: number; chapters: Array<{ atS: number; title: string }> } | null;
+  video: {
+    durationS: number;
+    chapters: Array<{ atS: number; title: string }>;
+    /** Playable source (signed link or https URL): only when the reader may read the item. */
+    src: string | null;
+    poster: string | null;
+    /** WebVTT caption tracks (only with a source). */
+    tracks: Array<{ src: string; srclang: string; label: string }>;
+  } | null;
 }
 
 export interface ListContentQuery {
@@ -187,6 +205,8 @@ export interface AppServices {
   organizations: OrganizationsService;
   /** The signed-in user's own profile, avatar, export and deletion. */
   profile: ProfileService;
+  /** Full-text search over published content (locked items match on metadata only). */
+  search: SearchService;
   /** Views, likes, shares and course progress (access checked in the service). */
   engagement: EngagementService;
 }

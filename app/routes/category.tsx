@@ -2,6 +2,7 @@ import { listingOrNotFound, loadCategoryListing } from "../features/content/cont
 import { Listing } from "../features/content/listing.tsx";
 import { NotFoundScreen } from "../features/errors/error-screens.tsx";
 import { screenMeta } from "../lib/meta.ts";
+import { listingMeta } from "../lib/seo-meta.ts";
 import type { Route } from "./+types/category";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -10,11 +11,11 @@ export const meta: Route.MetaFunction = (args) => {
     return screenMeta(args, "Category not found", "This category does not exist.");
   }
   const { category } = d.listing.scope;
-  return screenMeta(
-    args,
-    category.label,
-    category.description ?? `Content in the ${category.label} category.`,
-  );
+  return listingMeta(args, {
+    title: category.label,
+    description: category.description ?? `Content in the ${category.label} category.`,
+    path: `/category/${encodeURIComponent(category.slug)}`,
+  });
 };
 
 export async function loader(args: Route.LoaderArgs) {

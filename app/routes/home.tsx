@@ -7,29 +7,39 @@ import { Notice } from "../components/ui/notice.tsx";
 import { useAuth } from "../features/auth/auth-context.tsx";
 import { loadHome } from "../features/content/content.server.ts";
 import { ContentGrid } from "../features/content/content-card.tsx";
+import { loadSearch } from "../features/search/search.server.ts";
+import { SearchResults } from "../features/search/search-results.tsx";
 import { productNameFrom } from "../lib/meta.ts";
+import { listingMeta } from "../lib/seo-meta.ts";
 import { useAppConfig } from "../lib/use-config.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = (args) => {
   const product = productNameFrom(args);
-  return [
-    { title: `Home · ${product}` },
-    {
-      name: "description",
-      content: `${product}: AI education, workforce tools, resources, AI news and documentation, with Free, Basic, Pro and Enterprise plans.`,
-    },
-  ];
+  return listingMeta(args, {
+    title: "Home",
+    description: `${product}: AI education, workforce tools, resources, AI news and documentation, with Free, Basic, Pro and Enterprise plans.`,
+    path: "/",
+    // Search results (/?search=…) are not pages to index; the canonical stays the plain home page.
+    noindex: new URLSearchParams(args.location.search).has("search"),
+    feed: true,
+    website: true,
+  });
 };
 
 export async function loader(args: Route.LoaderArgs) {
-  return loadHome(args);
+  // `/?search=…` (the sidebar search for readers and visitors) shows results instead of the home page.
+  const results = await loadSearch(args);
+  if (results) return { featured: [], latest: [], search: results.query, results };
+  return { ...(await loadHome(args)), results: null };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured, latest, search } = loaderData;
+  const { featured, latest, results } = loaderData;
   const { isAuthenticated, user } = useAuth();
   const { productName, tagline } = useAppConfig();
+
+  if (results) return <SearchResults data={results} path="/" />;
 
   return (
     <div className="space-y-14">
@@ -70,15 +80,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
       </section>
-
-      {search ? (
-        <Notice tone="info" title="Search arrives in the next release" role="status">
-          <p>
-            You searched for <strong className="text-ink">“{search}”</strong>. Full-text search isn't
-            available yet; meanwhile, browse the sections below.
-          </p>
-        </Notice>
-      ) : null}
 
       {featured.length > 0 ? (
         <section aria-labelledby="featured-title">

@@ -7,15 +7,14 @@ import { Notice } from "../components/ui/notice.tsx";
 import { PageHeader } from "../components/ui/page-header.tsx";
 import { useAuth } from "../features/auth/auth-context.tsx";
 import { loadTierInventory } from "../features/content/content.server.ts";
-import { registryMeta } from "../lib/meta.ts";
+import { registryListingMeta } from "../lib/seo-meta.ts";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = (args) =>
-  registryMeta(
-    args,
-    "/pricing",
-    "Compare the Free, Basic, Pro and Enterprise plans and what each one unlocks: content, categories and features.",
-  );
+  registryListingMeta(args, "/pricing", {
+    description:
+      "Compare the Free, Basic, Pro and Enterprise plans and what each one unlocks: content, categories and features.",
+  });
 
 export async function loader(args: Route.LoaderArgs) {
   return { inventory: await loadTierInventory(args) };

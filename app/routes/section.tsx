@@ -2,13 +2,21 @@ import { listingOrNotFound, loadSectionListing } from "../features/content/conte
 import { Listing } from "../features/content/listing.tsx";
 import { NotFoundScreen } from "../features/errors/error-screens.tsx";
 import { screenMeta } from "../lib/meta.ts";
+import { listingMeta } from "../lib/seo-meta.ts";
 import type { Route } from "./+types/section";
 
 export const meta: Route.MetaFunction = (args) => {
   const d = args.loaderData;
   if (!d?.found || d.listing.scope.kind !== "section")
     return screenMeta(args, "Section not found", "This section does not exist.");
-  return screenMeta(args, d.listing.scope.section.label, d.listing.scope.section.description);
+  const { section } = d.listing.scope;
+  // Same listing as the section's own page (/ai-education …), which is canonical.
+  return listingMeta(args, {
+    title: section.label,
+    description: section.description,
+    path: section.path,
+    feed: section.slug === "ai-news",
+  });
 };
 
 export async function loader(args: Route.LoaderArgs) {

@@ -144,39 +144,37 @@ export function contentJsonLd(page: SeoContentInput, site: SeoSite, canonicalUrl
   const image = absoluteUrl(seo.ogImage ?? item.featuredImage, base);
   const keywords = (seo.keywords.length > 0 ? seo.keywords : item.tags).join(", ");
   const organization = { "@type": "Organization", name: site.productName, url: `${base}/` };
-  const common = {
-    "@context": "https://schema.org",
-    url: canonicalUrl,
-    description,
-    ...paywallMarkup(paywalled),
-  };
+  const head = (type: string) => ({ "@context": "https://schema.org", "@type": type, url: canonicalUrl });
+  const paywall = paywallMarkup(paywalled);
   if (item.type === "course") {
     return compact({
-      ...common,
-      "@type": "Course",
+      ...head("Course"),
       name: item.title,
+      description,
       provider: organization,
       image: image ? [image] : undefined,
       keywords,
       datePublished: item.publishedAt,
       dateModified: item.updatedAt,
+      ...paywall,
     });
   }
   if (item.type === "video") {
     return compact({
-      ...common,
-      "@type": "VideoObject",
+      ...head("VideoObject"),
       name: item.title,
+      description,
       thumbnailUrl: image ? [image] : undefined,
       uploadDate: item.publishedAt ?? item.updatedAt,
       duration: page.video ? isoDuration(page.video.durationS) : null,
       keywords,
+      ...paywall,
     });
   }
   return compact({
-    ...common,
-    "@type": "Article",
+    ...head("Article"),
     headline: headline(item.title),
+    description,
     mainEntityOfPage: canonicalUrl,
     datePublished: item.publishedAt,
     dateModified: item.updatedAt,
@@ -185,6 +183,7 @@ export function contentJsonLd(page: SeoContentInput, site: SeoSite, canonicalUrl
     image: image ? [image] : undefined,
     keywords,
     articleSection: item.categoryLabel,
+    ...paywall,
   });
 }
 

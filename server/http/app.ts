@@ -14,7 +14,9 @@ import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { registerProfileApi } from "./profile-api.ts";
+import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
+import { registerSeoRoutes } from "./seo-routes.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
 const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";
@@ -267,6 +269,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerOrgApi(app, runtime);
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
+  registerSearchApi(app, runtime);
+  registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
   registerObjectsApi(app, runtime);
 

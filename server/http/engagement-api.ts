@@ -45,10 +45,16 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
       for (const name of KEY_PARAMS) {
         const value = c.req.param(name);
         if (value !== undefined && !contentKeySchema.safeParse(value).success) {
-          return apiFail(c, 400, "BAD_USER_INPUT", `Invalid ${name === "lessonId" ? "lesson id" : "id or slug"}`);
+          return apiFail(
+            c,
+            400,
+            "BAD_USER_INPUT",
+            `Invalid ${name === "lessonId" ? "lesson id" : "id or slug"}`,
+          );
         }
       }
-      const credentialed = c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
+      const credentialed =
+        c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
       if (opts.mutates && !credentialed) {
         // A cookie (or nothing) authenticates this request: only this app's pages may send it.
         const refused = refuseForeignOrigin(c, runtime);
@@ -115,7 +121,11 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
             issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
           return apiFail(c, 400, "BAD_USER_INPUT", `Invalid ${field}: ${message}`, { [field]: message });
         }
-        const { shareCount } = await engagement().recordShare(actor, c.req.param("idOrSlug")!, parsed.data.channel);
+        const { shareCount } = await engagement().recordShare(
+          actor,
+          c.req.param("idOrSlug")!,
+          parsed.data.channel,
+        );
         return c.json({ shareCount });
       },
       { mutates: true, personal: true, signInFor: "share content" },

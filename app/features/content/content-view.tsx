@@ -1,12 +1,19 @@
 import { BookOpen, ChevronRight, Clock, FileQuestion, House, Lock, PlayCircle, Video } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { Link, useLocation } from "react-router";
 import { findRoute } from "../../../core/index.ts";
+import { PAYWALL_CSS_CLASS } from "../../../core/seo/index.ts";
 import type { ContentPage, ContentSummary, TocEntry } from "../../../server/services.ts";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { Notice } from "../../components/ui/notice.tsx";
 import { useAuth } from "../auth/auth-context.tsx";
+import {
+  CourseProgressProvider,
+  CourseProgressSummary,
+  LessonToggle,
+} from "../engagement/course-progress.tsx";
+import { EngagementBar, useViewBeacon, ViewCount } from "../engagement/engagement-bar.tsx";
 import { ContentGrid } from "./content-card.tsx";
 import type { ContentPageData } from "./content-data.ts";
 import { contentPath, formatDate, formatDuration, formatTimestamp, TYPE_LABEL } from "./format.ts";
@@ -36,7 +43,17 @@ function Breadcrumbs({ item }: { item: ContentSummary }) {
   );
 }
 
-function ContentHeader({ page }: { page: ContentPage }) {
+function ContentHeader({
+  page,
+  engagement,
+  shareUrl,
+  signedIn,
+}: {
+  page: ContentPage;
+  engagement: ContentPageData["engagement"];
+  shareUrl: string;
+  signedIn: boolean;
+}) {
   const { item } = page;
   const date = formatDate(item.publishedAt);
   const locked = page.access.kind !== "granted";
@@ -68,6 +85,7 @@ function ContentHeader({ page }: { page: ContentPage }) {
             {formatDuration(page.video.durationS)}
           </span>
         ) : null}
+        <ViewCount engagement={engagement} />
       </div>
       {item.tags.length > 0 ? (
         <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-1.5">
@@ -78,6 +96,13 @@ function ContentHeader({ page }: { page: ContentPage }) {
           ))}
         </ul>
       ) : null}
+      <EngagementBar
+        contentId={item.id}
+        title={item.title}
+        url={shareUrl}
+        engagement={engagement}
+        signedIn={signedIn}
+      />
     </header>
   );
 }
@@ -129,7 +154,14 @@ function Related({ title, items }: { title: string; items: ContentSummary[] }) {
   );
 }
 
-function Lessons({ items }: { items: ContentSummary[] }) {
+function Lessons({
+  items,
+  action,
+}: {
+  items: ContentSummary[];
+  /** Per-lesson control beside the link (the 'Mark complete' toggle). */
+  action?: (lesson: ContentSummary) => ReactNode;
+}) {
   if (items.length === 0) {
     return <Notice title="No lessons yet">This course has no published lessons yet.</Notice>;
   }
@@ -142,10 +174,10 @@ function Lessons({ items }: { items: ContentSummary[] }) {
       </h2>
       <ol className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-elevated">
         {items.map((lesson, i) => (
-          <li key={lesson.id}>
+          <li key={lesson.id} className="flex items-center">
             <Link
               to={contentPath(lesson.slug)}
-              className="flex items-start gap-4 px-4 py-3.5 transition-colors hover:bg-surface"
+              className="flex min-w-0 flex-1 items-start gap-4 px-4 py-3.5 transition-colors hover:bg-surface"
             >
               <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-sunken text-xs font-semibold text-ink-muted">
                 {i + 1}
@@ -167,6 +199,7 @@ function Lessons({ items }: { items: ContentSummary[] }) {
                 ) : null}
               </span>
             </Link>
+            {action ? <div className="shrink-0 pr-3">{action(lesson)}</div> : null}
           </li>
         ))}
       </ol>
@@ -175,30 +208,77 @@ function Lessons({ items }: { items: ContentSummary[] }) {
 }
 
 function VideoFrame({ page }: { page: ContentPage }) {
+  const player = useRef<HTMLVideoElement>(null);
+  const video = page.video;
+  const seek = (atS: number) => {
+    const el = player.current;
+    if (!el) return;
+    el.currentTime = atS;
+    void el.play().catch(() => {});
+    el.focus();
+  };
+  const stamp = (c: { atS: number; title: string }) => (
+    <>
+      <span className="font-mono text-xs text-accent-text tabular-nums">{formatTimestamp(c.atS)}</span>
+      <span className="text-ink">{c.title}</span>
+    </>
+  );
   return (
     <div className="mb-8">
-      <div className="flex aspect-video w-full flex-col items-center justify-center rounded-2xl border border-line bg-gradient-to-br from-zinc-900 to-zinc-800 px-6 text-center text-zinc-300">
-        <PlayCircle aria-hidden="true" className="mb-3 size-12 text-zinc-500" />
-        <p className="text-sm font-medium text-zinc-200">Video playback is not available</p>
-        <p className="mt-1 max-w-sm text-xs text-zinc-400">
-          No media file is attached to this item. The chapters and the full transcript are below.
-        </p>
-      </div>
-      {page.video && page.video.chapters.length > 0 ? (
+      {video?.src ? (
+        // biome-ignore lint/a11y/useMediaCaption: caption tracks are rendered when the item has them
+        <video
+          ref={player}
+          controls
+          preload="metadata"
+          playsInline
+          poster={video.poster ?? undefined}
+          src={video.src}
+          className="aspect-video w-full rounded-2xl border border-line bg-black"
+        >
+          {video.tracks.map((t, i) => (
+            <track
+              key={t.src}
+              kind="captions"
+              src={t.src}
+              srcLang={t.srclang}
+              label={t.label}
+              default={i === 0}
+            />
+          ))}
+          Your browser cannot play this video.
+        </video>
+      ) : (
+        <div className="flex aspect-video w-full flex-col items-center justify-center rounded-2xl border border-line bg-gradient-to-br from-zinc-900 to-zinc-800 px-6 text-center text-zinc-300">
+          <PlayCircle aria-hidden="true" className="mb-3 size-12 text-zinc-500" />
+          <p className="text-sm font-medium text-zinc-200">Video playback is not available</p>
+          <p className="mt-1 max-w-sm text-xs text-zinc-400">
+            No media file is attached to this item. The chapters and the full transcript are below.
+          </p>
+        </div>
+      )}
+      {video && video.chapters.length > 0 ? (
         <section aria-labelledby="chapters-title" className="mt-6">
           <h2 id="chapters-title" className="mb-3 text-lg font-semibold text-ink">
             Chapters
           </h2>
           <ol className="grid gap-1.5 sm:grid-cols-2">
-            {page.video.chapters.map((c) => (
-              <li
-                key={`${c.atS}-${c.title}`}
-                className="flex items-baseline gap-3 rounded-lg bg-surface px-3 py-2 text-sm"
-              >
-                <span className="font-mono text-xs text-accent-text tabular-nums">
-                  {formatTimestamp(c.atS)}
-                </span>
-                <span className="text-ink">{c.title}</span>
+            {video.chapters.map((c) => (
+              <li key={`${c.atS}-${c.title}`}>
+                {video.src ? (
+                  <button
+                    type="button"
+                    onClick={() => seek(c.atS)}
+                    className="flex w-full items-baseline gap-3 rounded-lg bg-surface px-3 py-2 text-left text-sm hover:bg-sunken"
+                  >
+                    {stamp(c)}
+                    <span className="sr-only"> (play from here)</span>
+                  </button>
+                ) : (
+                  <span className="flex items-baseline gap-3 rounded-lg bg-surface px-3 py-2 text-sm">
+                    {stamp(c)}
+                  </span>
+                )}
               </li>
             ))}
           </ol>
@@ -208,18 +288,31 @@ function VideoFrame({ page }: { page: ContentPage }) {
   );
 }
 
-function GrantedBody({ page }: { page: ContentPage }) {
+function GrantedBody({
+  page,
+  engagement,
+  signedIn,
+}: {
+  page: ContentPage;
+  engagement: ContentPageData["engagement"];
+  signedIn: boolean;
+}) {
   switch (page.template) {
     case "course":
       return (
-        <>
-          <Lessons items={page.children} />
+        <CourseProgressProvider
+          courseId={page.item.id}
+          progress={engagement?.progress ?? null}
+          signedIn={signedIn}
+        >
+          {page.children.length > 0 ? <CourseProgressSummary /> : null}
+          <Lessons items={page.children} action={(lesson) => <LessonToggle lesson={lesson} />} />
           {page.html ? (
             <section aria-label="Course overview">
               <Body html={page.html} />
             </section>
           ) : null}
-        </>
+        </CourseProgressProvider>
       );
     case "video":
       return (
@@ -269,6 +362,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
   const { page } = data;
   const { isAuthenticated } = useAuth();
   const location = useLocation();
+  useViewBeacon(page.item.id);
   const granted = page.access.kind === "granted";
   const withToc =
     granted && (page.template === "article" || page.template === "markdown") && page.toc.length >= 2;
@@ -277,12 +371,15 @@ export function ContentView({ data }: { data: ContentPageData }) {
   if (page.access.kind !== "granted") {
     main = (
       <>
-        <PaywallPanel
-          access={page.access}
-          signedIn={isAuthenticated}
-          currentPath={location.pathname}
-          rolesRequired={page.item.rolesRequired}
-        />
+        {/* The stand-in for the paywalled body, named by the page's JSON-LD (hasPart cssSelector). */}
+        <div className={PAYWALL_CSS_CLASS}>
+          <PaywallPanel
+            access={page.access}
+            signedIn={isAuthenticated}
+            currentPath={location.pathname}
+            rolesRequired={page.item.rolesRequired}
+          />
+        </div>
         {page.template === "course" && page.children.length > 0 ? (
           <div className="mt-10">
             <Lessons items={page.children} />
@@ -291,13 +388,18 @@ export function ContentView({ data }: { data: ContentPageData }) {
       </>
     );
   } else {
-    main = <GrantedBody page={page} />;
+    main = <GrantedBody page={page} engagement={data.engagement} signedIn={isAuthenticated} />;
   }
 
   return (
     <div className={cx("grid gap-10", withToc && "xl:grid-cols-[minmax(0,1fr)_14rem]")}>
       <article className="min-w-0 max-w-3xl">
-        <ContentHeader page={page} />
+        <ContentHeader
+          page={page}
+          engagement={data.engagement}
+          shareUrl={data.canonicalUrl}
+          signedIn={isAuthenticated}
+        />
         {main}
       </article>
       {withToc ? (

@@ -4,6 +4,7 @@
  */
 import { data, type RouterContextProvider } from "react-router";
 import { parseTier, TIERS, type Tier } from "../../../core/index.ts";
+import { contentCanonicalUrl } from "../../../core/seo/index.ts";
 import type { ContentType } from "../../../server/services.ts";
 import { servicesContext, userContext } from "../../lib/context.ts";
 import type {
@@ -110,7 +111,7 @@ export function listingOrNotFound(listing: ListingData | null, what: string) {
  * The dynamic content page: tries each slug candidate in turn. Missing content → HTTP 404 with the
  * 'Content Not Found' payload. Gated content still loads (title, excerpt, metadata; never the body).
  */
-export async function loadContentPage({ context, url }: LoaderBase, candidates: string[]) {
+export async function loadContentPage({ context }: Pick<LoaderBase, "context">, candidates: string[]) {
   const services = context.get(servicesContext);
   const user = context.get(userContext);
   const slugs = [...new Set(candidates.map((c) => c.trim()).filter(Boolean))];
@@ -125,12 +126,11 @@ export async function loadContentPage({ context, url }: LoaderBase, candidates: 
       return data<ContentPageData | ContentMissingData>(missingBody, { status: 500 });
     }
     if (page) {
-      const own = `${url.origin}${url.pathname}`;
-      const canonicalUrl = page.seo.canonicalUrl
-        ? new URL(page.seo.canonicalUrl, url.origin).toString()
-        : own;
+      // The item's one address on the public base URL (never the request's Host: pages are cached).
+      const origin = services.config.publicUrl;
+      const canonicalUrl = contentCanonicalUrl(page, origin);
       const engagement = await services.engagement.forPage(user, page);
-      const body: ContentPageData = { page, canonicalUrl, origin: url.origin, engagement };
+      const body: ContentPageData = { page, canonicalUrl, origin, engagement };
       return data<ContentPageData | ContentMissingData>(body, { status: 200 });
     }
   }

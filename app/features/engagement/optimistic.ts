@@ -3,6 +3,7 @@
  * answer, or roll back to the state before the click and report the error. Pure: no React, so
  * the behaviour is unit-tested without a DOM.
  */
+import type { CourseProgress } from "../../../server/modules/engagement/engagement.schemas.ts";
 import type { CallResult } from "./engagement-client.ts";
 
 export interface LikeState {
@@ -39,4 +40,31 @@ export async function runOptimistic<S, R>(options: ToggleOptions<S, R>): Promise
   options.set(options.before);
   options.onError(result.message);
   return false;
+}
+
+/** Course progress with one lesson marked complete (done) or not, recomputed like the server does. */
+export function withLesson(
+  progress: CourseProgress,
+  lessonId: string,
+  done: boolean,
+  at: string,
+): CourseProgress {
+  const marked = new Set(progress.completedLessonIds);
+  if (done) marked.add(lessonId);
+  else marked.delete(lessonId);
+  const completedLessonIds = progress.lessonIds.filter((id) => marked.has(id));
+  const total = progress.lessonIds.length;
+  const completed = completedLessonIds.length;
+  const complete = total > 0 && completed === total;
+  const next: CourseProgress = {
+    courseId: progress.courseId,
+    lessonIds: progress.lessonIds,
+    completedLessonIds,
+    total,
+    completed,
+    percent: total === 0 ? 0 : Math.floor((completed * 100) / total),
+    complete,
+  };
+  if (complete) next.completedAt = progress.completedAt ?? at;
+  return next;
 }

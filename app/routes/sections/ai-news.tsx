@@ -1,14 +1,14 @@
 import { loadSectionListing } from "../../features/content/content.server.ts";
 import { Listing } from "../../features/content/listing.tsx";
-import { registryMeta } from "../../lib/meta.ts";
+import { registryListingMeta } from "../../lib/seo-meta.ts";
 import type { Route } from "./+types/ai-news";
 
 export const meta: Route.MetaFunction = (args) =>
-  registryMeta(
-    args,
-    "/ai-news",
-    args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
-  );
+  registryListingMeta(args, "/ai-news", {
+    description:
+      args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
+    feed: true,
+  });
 
 export async function loader(args: Route.LoaderArgs) {
   const listing = await loadSectionListing(args, "ai-news");

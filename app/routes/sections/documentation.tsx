@@ -1,14 +1,13 @@
 import { loadSectionListing } from "../../features/content/content.server.ts";
 import { Listing } from "../../features/content/listing.tsx";
-import { registryMeta } from "../../lib/meta.ts";
+import { registryListingMeta } from "../../lib/seo-meta.ts";
 import type { Route } from "./+types/documentation";
 
 export const meta: Route.MetaFunction = (args) =>
-  registryMeta(
-    args,
-    "/documentation",
-    args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
-  );
+  registryListingMeta(args, "/documentation", {
+    description:
+      args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
+  });
 
 export async function loader(args: Route.LoaderArgs) {
   const listing = await loadSectionListing(args, "documentation");

@@ -2,15 +2,14 @@ import { FolderGit2 } from "lucide-react";
 import { Notice } from "../../components/ui/notice.tsx";
 import { loadSectionListing } from "../../features/content/content.server.ts";
 import { Listing } from "../../features/content/listing.tsx";
-import { registryMeta } from "../../lib/meta.ts";
+import { registryListingMeta } from "../../lib/seo-meta.ts";
 import type { Route } from "./+types/resources";
 
 export const meta: Route.MetaFunction = (args) =>
-  registryMeta(
-    args,
-    "/resources",
-    args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
-  );
+  registryListingMeta(args, "/resources", {
+    description:
+      args.loaderData?.scope.kind === "section" ? args.loaderData.scope.section.description : undefined,
+  });
 
 export async function loader(args: Route.LoaderArgs) {
   const listing = await loadSectionListing(args, "resources");

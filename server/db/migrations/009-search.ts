@@ -5,9 +5,11 @@
  * object storage when the item is indexed). Metadata and body stay separately matchable, so a
  * reader who may not open an item matches it on its metadata only.
  *
- * SQLite: an FTS5 index `content_search_fts` (porter stemming over unicode61 without diacritics)
- * over the columns of `content_search` as its external content, kept in step by triggers. FTS5 keys
- * rows by an integer rowid, so `content_search` has an integer `docId` beside its `contentId`.
+ * SQLite: two FTS5 indexes (porter stemming over unicode61 without diacritics) over the columns of
+ * `content_search` as their external content, kept in step by triggers: `content_search_fts`
+ * (title, excerpt, tags, body) and `content_search_meta_fts` (title, excerpt, tags), whose bm25 does
+ * not even see the body's length. FTS5 keys rows by an integer rowid, so `content_search` has an
+ * integer `docId` beside its `contentId`.
  *
  * PostgreSQL: generated tsvectors (english configuration) with GIN indexes: `metaVector` (title
  * weight A, tags and excerpt B) and `documentVector` (the same plus the body, weight C). Body-only
@@ -66,17 +68,35 @@ export const migration: Migration = {
       .column("contentId")
       .unique()
       .execute();
-    await sql`create virtual table "content_search_fts" using fts5(
-      "title", "excerpt", "tags", "body",
-      content = 'content_search', content_rowid = 'docId',
-      tokenize = 'porter unicode61 remove_diacritics 2'
-    )`.execute(db);
-    // External-content FTS5: the index follows the table through triggers (a cascade delete of
+    const indexes = [
+      { table: "content_search_fts", columns: ["title", "excerpt", "tags", "body"] },
+      { table: "content_search_meta_fts", columns: ["title", "excerpt", "tags"] },
+    ];
+    for (const { table, columns } of indexes) {
+      await sql
+        .raw(`create virtual table "${table}" using fts5(
+          ${columns.map((c) => `"${c}"`).join(", ")},
+          content = 'content_search', content_rowid = 'docId',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        )`)
+        .execute(db);
+    }
+    // External-content FTS5: the indexes follow the table through triggers (a cascade delete of
     // the content fires the delete trigger too).
-    const insertNew = `insert into "content_search_fts" ("rowid", "title", "excerpt", "tags", "body")
-      values (new."docId", new."title", new."excerpt", new."tags", new."body");`;
-    const deleteOld = `insert into "content_search_fts" ("content_search_fts", "rowid", "title", "excerpt", "tags", "body")
-      values ('delete', old."docId", old."title", old."excerpt", old."tags", old."body");`;
+    const insertNew = indexes
+      .map(
+        ({ table, columns }) =>
+          `insert into "${table}" ("rowid", ${columns.map((c) => `"${c}"`).join(", ")})
+          values (new."docId", ${columns.map((c) => `new."${c}"`).join(", ")});`,
+      )
+      .join(" ");
+    const deleteOld = indexes
+      .map(
+        ({ table, columns }) =>
+          `insert into "${table}" ("${table}", "rowid", ${columns.map((c) => `"${c}"`).join(", ")})
+          values ('delete', old."docId", ${columns.map((c) => `old."${c}"`).join(", ")});`,
+      )
+      .join(" ");
     await sql
       .raw(`create trigger "content_search_ai" after insert on "content_search" begin ${insertNew} end`)
       .execute(db);
@@ -95,6 +115,7 @@ export const migration: Migration = {
       for (const trigger of ["content_search_au", "content_search_ad", "content_search_ai"]) {
         await sql`drop trigger if exists ${sql.ref(trigger)}`.execute(db);
       }
+      await sql`drop table if exists "content_search_meta_fts"`.execute(db);
       await sql`drop table if exists "content_search_fts"`.execute(db);
     }
     await db.schema.dropTable("content_search").execute();

@@ -12,6 +12,7 @@ import type { Auth } from "../../auth/auth.ts";
 import { withHashMemo } from "../../auth/password.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
 import { createContentCategoryRepo } from "../../modules/content/content-category.repo.ts";
+import { createSearchIndexer } from "../../modules/search/search-indexer.ts";
 import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
@@ -220,6 +221,9 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     await content.create(built.row);
     created++;
   }
+
+  // Every item (new, or left unindexed by an interrupted run) gets its search document.
+  await createSearchIndexer({ db, storage, logger }).indexMissing();
 
   const summary = { users: userIds.size, categories: categoryIds.size, content: created };
   logger.info(summary, "demo data seeded");

@@ -351,7 +351,13 @@ function isEmptyList(value: string | readonly string[] | null | undefined): bool
   return Array.isArray(value) && value.length === 0;
 }
 
-export function createContentRepo(db: Kysely<DB>) {
+/** Called after a content row is created, updated or deleted (the search index listens). */
+export interface ContentWriteHooks {
+  /** `executor` is the repository's own (a transaction when the writer uses one). */
+  afterWrite?(change: { kind: "upsert" | "delete"; id: string }, executor: Kysely<DB>): Promise<void>;
+}
+
+export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {}) {
   async function getById(id: string): Promise<Content | null> {
     const row = await db.selectFrom("content").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? fromRow(row) : null;
@@ -419,13 +425,15 @@ export function createContentRepo(db: Kysely<DB>) {
       createdEpoch: epochOf(createdAt),
       updatedEpoch: epochOf(updatedAt),
     };
+    let row: ContentRow;
     try {
-      const row = await db.insertInto("content").values(values).returningAll().executeTakeFirstOrThrow();
+      row = await db.insertInto("content").values(values).returningAll().executeTakeFirstOrThrow();
       await bumpContentRevision(db);
-      return fromRow(row);
     } catch (error) {
       rethrowConstraintError(error, "content");
     }
+    await hooks.afterWrite?.({ kind: "upsert", id: row.id }, db);
+    return fromRow(row);
   }
 
   /**
@@ -450,6 +458,7 @@ export function createContentRepo(db: Kysely<DB>) {
     }
     if (row) {
       await bumpContentRevision(db);
+      await hooks.afterWrite?.({ kind: "upsert", id }, db);
       return fromRow(row);
     }
     const current = await db.selectFrom("content").select("version").where("id", "=", id).executeTakeFirst();
@@ -463,7 +472,10 @@ export function createContentRepo(db: Kysely<DB>) {
   async function remove(id: string): Promise<boolean> {
     const result = await db.deleteFrom("content").where("id", "=", id).executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
-    if (deleted) await bumpContentRevision(db);
+    if (deleted) {
+      await bumpContentRevision(db);
+      await hooks.afterWrite?.({ kind: "delete", id }, db);
+    }
     return deleted;
   }
 

@@ -22,7 +22,7 @@ import type {
   ListContentQuery,
 } from "../../services.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
-import { type Content, createContentRepo } from "./content.repo.ts";
+import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
@@ -44,6 +44,33 @@ export interface ContentServiceDeps {
   db: Kysely<DB>;
   storage: ObjectStore;
   logger: Logger;
+  /** Told about every content write (the search index). */
+  hooks?: ContentWriteHooks;
+}
+
+const MEDIA_FIELDS = ["contentUrl", "embedUrl", "caption", "transcript", "associatedMedia"];
+
+/**
+ * The item's JSON-LD as pages may publish it: media fields (contentUrl, embedUrl, caption,
+ * transcript, associatedMedia) removed for readers who may not read the item, and storage keys
+ * (not URLs) removed for everyone: they are resolved to signed links by the player instead.
+ */
+export function publicStructuredData<T>(data: T, granted: boolean): T {
+  const clean = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(clean);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (MEDIA_FIELDS.includes(key)) {
+        if (!granted) continue;
+        if (typeof value === "string" && !/^https:\/\//.test(value)) continue;
+        if (key === "caption" || key === "associatedMedia") continue;
+      }
+      out[key] = clean(value);
+    }
+    return out;
+  };
+  return clean(data) as T;
 }
 
 function asTemplate(value: string | null | undefined): ContentType | null {
@@ -68,9 +95,22 @@ function accessFor(item: Content, access: AccessContext): ContentAccess {
 interface VideoData {
   durationS: number;
   chapters: Array<{ atS: number; title: string }>;
+  /** Media reference (storage key or https URL), poster and caption tracks of the VideoObject. */
+  media: { contentUrl: string | null; poster: string | null; captions: VideoCaption[] };
 }
 
-/** Reads chapters from schema.org VideoObject JSON-LD (duration "PT#M#S", hasPart Clips with startOffset). */
+interface VideoCaption {
+  contentUrl: string;
+  srclang: string;
+  label: string;
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+/**
+ * Reads schema.org VideoObject JSON-LD: duration "PT#H#M#S", chapters (hasPart Clips with
+ * startOffset), contentUrl, thumbnailUrl and caption (MediaObject / list with inLanguage).
+ */
 function videoFrom(item: Content): VideoData | null {
   const data = Array.isArray(item.structuredData) ? item.structuredData[0] : item.structuredData;
   if (data?.["@type"] !== "VideoObject") return null;
@@ -82,11 +122,25 @@ function videoFrom(item: Content): VideoData | null {
       (p): p is { name: string; startOffset: number } => typeof p === "object" && p !== null && "name" in p,
     )
     .map((p) => ({ atS: Number(p.startOffset) || 0, title: String(p.name) }));
-  return { durationS, chapters };
+  const rawCaptions = Array.isArray(data.caption) ? data.caption : data.caption ? [data.caption] : [];
+  const captions = rawCaptions.flatMap((c: unknown): VideoCaption[] => {
+    if (typeof c !== "object" || c === null) return [];
+    const record = c as Record<string, unknown>;
+    const contentUrl = str(record.contentUrl);
+    const srclang = str(record.inLanguage) ?? "en";
+    if (!contentUrl || !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(srclang)) return [];
+    return [{ contentUrl, srclang, label: str(record.name) ?? srclang }];
+  });
+  const thumbnail = Array.isArray(data.thumbnailUrl) ? data.thumbnailUrl[0] : data.thumbnailUrl;
+  return {
+    durationS,
+    chapters,
+    media: { contentUrl: str(data.contentUrl), poster: str(thumbnail), captions },
+  };
 }
 
 export function createContentService(deps: ContentServiceDeps) {
-  const repo = createContentRepo(deps.db);
+  const repo = createContentRepo(deps.db, deps.hooks);
   const categories = createContentCategoryRepo(deps.db);
   const renderCache = new Map<string, RenderedMarkdown>();
   const authorNames = new Map<string, string | null>();
@@ -164,10 +218,63 @@ export function createContentService(deps: ContentServiceDeps) {
 
   const isReadable = (item: Content | null): item is Content => item !== null && item.status === "published";
 
+  /**
+   * A media reference as a URL the reader's browser can load: https URLs as they are, storage keys
+   * as signed links (3600 s, never past the session's end); null when it cannot be linked.
+   */
+  async function mediaUrl(ref: string, actor: Actor): Promise<string | null> {
+    if (/^https:\/\//.test(ref)) return ref;
+    if (/^[a-z]+:/i.test(ref) || ref.startsWith("/")) return null;
+    try {
+      const link = await deps.storage.presignGet(ref, { notAfterMs: actor.session?.expiresAt });
+      return link.url;
+    } catch (error) {
+      deps.logger.warn(
+        { key: ref, err: error instanceof Error ? error.message : String(error) },
+        "presigned link generation failed for video media",
+      );
+      return null;
+    }
+  }
+
+  /** The video block of a page: media and captions only when the reader may read the item. */
+  async function playerFor(
+    video: VideoData | null,
+    granted: boolean,
+    actor: Actor,
+  ): Promise<ContentPage["video"]> {
+    if (!video) return null;
+    // A poster is public artwork when it is an https URL or under media/; otherwise readers only.
+    const posterRef = video.media.poster;
+    const posterPublic =
+      posterRef !== null && (/^https:\/\//.test(posterRef) || posterRef.startsWith("media/"));
+    const poster = posterRef && (granted || posterPublic) ? await mediaUrl(posterRef, actor) : null;
+    const src = granted && video.media.contentUrl ? await mediaUrl(video.media.contentUrl, actor) : null;
+    const tracks =
+      src === null
+        ? []
+        : (
+            await Promise.all(
+              video.media.captions.map(async (c) => {
+                const url = await mediaUrl(c.contentUrl, actor);
+                return url ? [{ src: url, srclang: c.srclang, label: c.label }] : [];
+              }),
+            )
+          ).flat();
+    return { durationS: video.durationS, chapters: video.chapters, src, poster, tracks };
+  }
+
   const service: ContentService & {
     counts(): Promise<{ content: number; categories: number; users: number }>;
+    summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
   } = {
     sections: () => [...SECTIONS],
+
+    /** Summaries of items read elsewhere (search results): the list shape, with the lock flag. */
+    summarize(actor, items) {
+      const access = toAccessContext(actor);
+      return Promise.all(items.map((i) => summarize(i, access)));
+    },
 
     async categories(): Promise<CategoryInfo[]> {
       const [list, counts] = await Promise.all([
@@ -270,7 +377,7 @@ export function createContentService(deps: ContentServiceDeps) {
           twitterCard: item.twitterCard,
           noindex: item.noindex,
           keywords: item.seoKeywords,
-          structuredData: item.structuredData,
+          structuredData: publicStructuredData(item.structuredData, gate.kind === "granted"),
         },
         template: chooseTemplate(item),
         access: gate,
@@ -278,7 +385,7 @@ export function createContentService(deps: ContentServiceDeps) {
         bodyMissing: gate.kind === "granted" && item.bodyS3Key !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children: await Promise.all(relatedItems.map((r) => summarize(r, access))),
-        video: videoFrom(item),
+        video: await playerFor(videoFrom(item), gate.kind === "granted", actor),
       };
     },
 

@@ -72,13 +72,15 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
         counted: false,
       });
       // the same address with another browser, and another address, are other readers
-      expect((await service.recordView(visitor, item.id, visitorAt("203.0.113.7", OTHER_BROWSER))).counted).toBe(
-        true,
-      );
+      expect(
+        (await service.recordView(visitor, item.id, visitorAt("203.0.113.7", OTHER_BROWSER))).counted,
+      ).toBe(true);
       expect((await service.recordView(visitor, item.id, visitorAt("198.51.100.2"))).counted).toBe(true);
       // a signed-in reader is one reader whatever the address or browser
       expect((await service.recordView(free, item.id, visitorAt("203.0.113.7"))).counted).toBe(true);
-      expect((await service.recordView(free, item.id, visitorAt("192.0.2.1", OTHER_BROWSER))).counted).toBe(false);
+      expect((await service.recordView(free, item.id, visitorAt("192.0.2.1", OTHER_BROWSER))).counted).toBe(
+        false,
+      );
       expect((await countsOf(item)).viewCount).toBe(4);
 
       clock += DAY;
@@ -126,15 +128,21 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
       expect(await service.recordView(visitor, item.id, visitorAt("203.0.113.60", GOOGLEBOT))).toEqual({
         counted: false,
       });
-      expect((await service.recordView(visitor, item.id, visitorAt("203.0.113.60", null))).counted).toBe(false);
-      expect((await service.recordView(visitor, item.id, visitorAt("203.0.113.60", "  "))).counted).toBe(false);
+      expect((await service.recordView(visitor, item.id, visitorAt("203.0.113.60", null))).counted).toBe(
+        false,
+      );
+      expect((await service.recordView(visitor, item.id, visitorAt("203.0.113.60", "  "))).counted).toBe(
+        false,
+      );
       expect((await countsOf(item)).viewCount).toBe(0);
       // the paywall page is a view too: a free reader opening a Pro item counts
       expect((await service.recordView(free, item.id, visitorAt("203.0.113.60"))).counted).toBe(true);
       expect((await countsOf(item)).viewCount).toBe(1);
 
       const draft = await make({ status: "draft" });
-      expect(await codeOf(service.recordView(visitor, draft.id, visitorAt("203.0.113.60")))).toBe("NOT_FOUND");
+      expect(await codeOf(service.recordView(visitor, draft.id, visitorAt("203.0.113.60")))).toBe(
+        "NOT_FOUND",
+      );
       expect(await codeOf(service.recordView(visitor, "no-such-item", visitorAt("203.0.113.60")))).toBe(
         "NOT_FOUND",
       );
@@ -184,7 +192,9 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
 
     it("is safe under concurrency: the counter always equals the likes stored", async () => {
       const item = await make();
-      const results = await Promise.all(Array.from({ length: 20 }, () => service.setLike(pro, item.id, true)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => service.setLike(pro, item.id, true)),
+      );
       expect(results.every((r) => r.liked)).toBe(true);
       expect((await countsOf(item)).likeCount).toBe(1);
 
@@ -276,7 +286,9 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
         l1.id,
         l2.id,
       ]);
-      expect((await service.setLessonComplete(free, course.id, l1.id, false)).completedLessonIds).toEqual([l2.id]);
+      expect((await service.setLessonComplete(free, course.id, l1.id, false)).completedLessonIds).toEqual([
+        l2.id,
+      ]);
       expect((await service.setLessonComplete(free, course.id, l1.id, false)).completed).toBe(1);
       // another user's progress is separate
       expect((await service.getProgress(pro, course.id)).completed).toBe(0);
@@ -302,7 +314,9 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
       await expect(service.setLessonComplete(free, course.id, outsider.slug, true)).rejects.toThrow(
         /is not a lesson of/,
       );
-      expect(await codeOf(service.setLessonComplete(free, course.id, "missing-lesson", true))).toBe("NOT_FOUND");
+      expect(await codeOf(service.setLessonComplete(free, course.id, "missing-lesson", true))).toBe(
+        "NOT_FOUND",
+      );
       expect(await codeOf(service.setLessonComplete(free, course.id, proLesson.id, true))).toBe("FORBIDDEN");
       expect(await codeOf(service.getProgress(visitor, course.id))).toBe("UNAUTHENTICATED");
       expect(await codeOf(service.setLessonComplete(visitor, course.id, proLesson.id, true))).toBe(
@@ -313,7 +327,9 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
       // a Pro course is closed to a free reader
       const proCourse = await make({ type: "course", tier: "Pro", related: [lessons[0]!.slug] });
       expect(await codeOf(service.getProgress(free, proCourse.id))).toBe("FORBIDDEN");
-      expect(await codeOf(service.setLessonComplete(free, proCourse.id, lessons[0]!.id, true))).toBe("FORBIDDEN");
+      expect(await codeOf(service.setLessonComplete(free, proCourse.id, lessons[0]!.id, true))).toBe(
+        "FORBIDDEN",
+      );
       const stored = await t.db
         .selectFrom("course_progress")
         .select("lessonId")
@@ -336,7 +352,11 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
       const forVisitor = await service.forPage(visitor, page);
       expect(forVisitor).toMatchObject({ likeCount: 1, liked: null, progress: null });
       const forOther = await service.forPage(other, page);
-      expect(forOther).toMatchObject({ likeCount: 1, liked: true, progress: { completedLessonIds: [l1.id] } });
+      expect(forOther).toMatchObject({
+        likeCount: 1,
+        liked: true,
+        progress: { completedLessonIds: [l1.id] },
+      });
       expect((await service.forPage(free, page))?.liked).toBe(false);
       const gated = await service.forPage(other, { ...page, access: { kind: "tier", requiredTier: "Pro" } });
       expect(gated?.progress).toBeNull();
@@ -350,15 +370,15 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
     await service.setLike(user, item.id, true);
     await service.recordShare(user, item.id, "x");
     await createUsersRepo(t.db).delete(user.userId!);
-    expect(await t.db.selectFrom("content_like").selectAll().where("contentId", "=", item.id).execute()).toEqual(
-      [],
-    );
-    expect(await t.db.selectFrom("content_share").selectAll().where("contentId", "=", item.id).execute()).toEqual(
-      [],
-    );
+    expect(
+      await t.db.selectFrom("content_like").selectAll().where("contentId", "=", item.id).execute(),
+    ).toEqual([]);
+    expect(
+      await t.db.selectFrom("content_share").selectAll().where("contentId", "=", item.id).execute(),
+    ).toEqual([]);
     await repo.delete(item.id);
-    expect(await t.db.selectFrom("content_view").selectAll().where("contentId", "=", item.id).execute()).toEqual(
-      [],
-    );
+    expect(
+      await t.db.selectFrom("content_view").selectAll().where("contentId", "=", item.id).execute(),
+    ).toEqual([]);
   });
 });

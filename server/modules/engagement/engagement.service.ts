@@ -62,7 +62,9 @@ const quoted = (title: string) => `“${title}”`;
 function deniedReason(item: Content, access: AccessContext): string {
   const tier = requiredTierForContent({ minTier: item.tier, rolesRequired: item.rolesRequired });
   const tierOk = canAccessContent({ minTier: item.tier }, access);
-  return tierOk ? `${quoted(item.title)} is restricted to certain roles` : `${quoted(item.title)} needs the ${tier} plan`;
+  return tierOk
+    ? `${quoted(item.title)} is restricted to certain roles`
+    : `${quoted(item.title)} needs the ${tier} plan`;
 }
 
 export function createEngagementService(deps: EngagementServiceDeps) {
@@ -76,13 +78,14 @@ export function createEngagementService(deps: EngagementServiceDeps) {
 
   function signedInUser(actor: Actor, what: string): { userId: string; access: AccessContext } {
     const access = toAccessContext(actor);
-    if (!access.isAuthenticated || !access.userId) throw new ServiceError("UNAUTHENTICATED", `Sign in to ${what}.`);
+    if (!access.isAuthenticated || !access.userId)
+      throw new ServiceError("UNAUTHENTICATED", `Sign in to ${what}.`);
     return { userId: access.userId, access };
   }
 
   async function publishedItem(key: string): Promise<Content> {
     const item = await contents.getByIdOrSlug(key);
-    if (!item || item.status !== "published") {
+    if (item?.status !== "published") {
       throw new ServiceError("NOT_FOUND", `No content with id or slug ${key}`);
     }
     return item;
@@ -93,13 +96,16 @@ export function createEngagementService(deps: EngagementServiceDeps) {
 
   function requireReadable(item: Content, access: AccessContext, action: string): void {
     if (!mayRead(item, access)) {
-      throw new ServiceError("FORBIDDEN", `You can ${action} only content you can read: ${deniedReason(item, access)}.`);
+      throw new ServiceError(
+        "FORBIDDEN",
+        `You can ${action} only content you can read: ${deniedReason(item, access)}.`,
+      );
     }
   }
 
   async function courseItem(key: string): Promise<Content> {
     const item = await contents.getByIdOrSlug(key);
-    if (!item || item.status !== "published" || chooseTemplate(item) !== "course") {
+    if (item?.status !== "published" || chooseTemplate(item) !== "course") {
       throw new ServiceError("NOT_FOUND", `No course with id or slug ${key}`);
     }
     return item;

@@ -53,15 +53,10 @@ function fts5String(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
-/**
- * The FTS5 MATCH expression: every word must occur (implicit AND), the last one as a prefix.
- * With `columns`, only those columns are searched (`{title excerpt tags} : (…)`).
- */
-export function toFts5Query(words: readonly string[], columns?: readonly string[]): string {
+/** The FTS5 MATCH expression: every word must occur (implicit AND), the last one as a prefix. */
+export function toFts5Query(words: readonly string[]): string {
   if (words.length === 0) throw new Error("no words to search for");
-  const terms = words.map((w, i) => (i === words.length - 1 ? `${fts5String(w)}*` : fts5String(w)));
-  const expression = terms.join(" ");
-  return columns ? `{${columns.join(" ")}} : (${expression})` : expression;
+  return words.map((w, i) => (i === words.length - 1 ? `${fts5String(w)}*` : fts5String(w))).join(" ");
 }
 
 /** The to_tsquery text: every word must occur, the last one as a prefix (`'a' & 'b':*`). */

@@ -47,10 +47,9 @@ export interface HighlightedMeta {
   tags: string;
 }
 
-/** bm25 weights of title, excerpt, tags, body (SQLite). */
+/** bm25 weights of title, excerpt, tags (and body) in the two SQLite indexes. */
 const BM25_ALL = sql.raw("10.0, 4.0, 6.0, 1.0");
-const BM25_META = sql.raw("10.0, 4.0, 6.0, 0.0");
-const META_COLUMNS = ["title", "excerpt", "tags"] as const;
+const BM25_META = sql.raw("10.0, 4.0, 6.0");
 const SNIPPET_TOKENS = 24;
 
 const HEADLINE_ALL = `StartSel=${HIT_START}, StopSel=${HIT_END}, HighlightAll=true`;
@@ -111,8 +110,8 @@ export function createSearchRepo(db: Kysely<DB>) {
         from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`
       : sql<HitRow>`
         with "m" as (
-          select "rowid" as "docId", -bm25("content_search_fts", ${BM25_META}) as "score"
-          from "content_search_fts" where "content_search_fts" match ${toFts5Query(q.words, META_COLUMNS)}
+          select "rowid" as "docId", -bm25("content_search_meta_fts", ${BM25_META}) as "score"
+          from "content_search_meta_fts" where "content_search_meta_fts" match ${toFts5Query(q.words)}
         ), "f" as (
           select "rowid" as "docId", -bm25("content_search_fts", ${BM25_ALL}) as "score"
           from "content_search_fts" where "content_search_fts" match ${toFts5Query(q.words)}

@@ -1,0 +1,59 @@
+import { Eye } from "lucide-react";
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { signInUrl } from "../../../core/index.ts";
+import type { PageEngagement } from "../../../server/modules/engagement/engagement.schemas.ts";
+import { formatViews, sendViewBeacon } from "./engagement-client.ts";
+import { LikeButton } from "./like-button.tsx";
+import { ShareMenu } from "./share-menu.tsx";
+
+/** Counts the view once the page runs in the browser (again for each item navigated to). */
+export function useViewBeacon(contentId: string): void {
+  useEffect(() => {
+    sendViewBeacon(contentId);
+  }, [contentId]);
+}
+
+/** "1,234 views" for the metadata line. */
+export function ViewCount({ engagement }: { engagement: PageEngagement | null | undefined }) {
+  if (!engagement) return null;
+  return (
+    <span className="inline-flex items-center gap-1">
+      <Eye aria-hidden="true" className="size-3.5" />
+      {formatViews(engagement.viewCount)}
+    </span>
+  );
+}
+
+export interface EngagementBarProps {
+  contentId: string;
+  title: string;
+  /** The absolute URL to share. */
+  url: string;
+  engagement: PageEngagement | null | undefined;
+  signedIn: boolean;
+}
+
+/** Like and share, under the content header. */
+export function EngagementBar({ contentId, title, url, engagement, signedIn }: EngagementBarProps) {
+  const location = useLocation();
+  if (!engagement) return null;
+  return (
+    <div className="mt-5 flex flex-wrap items-center gap-2">
+      <LikeButton
+        contentId={contentId}
+        liked={engagement.liked === true}
+        count={engagement.likeCount}
+        signedIn={signedIn}
+        signInHref={signInUrl(location.pathname)}
+      />
+      <ShareMenu
+        contentId={contentId}
+        url={url}
+        title={title}
+        count={engagement.shareCount}
+        signedIn={signedIn}
+      />
+    </div>
+  );
+}

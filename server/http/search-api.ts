@@ -1,0 +1,65 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { MAX_QUERY_LENGTH } from "../modules/search/search-query.ts";
+import { SEARCH_MAX_LIMIT } from "../modules/search/search.service.ts";
+import type { Runtime } from "../runtime.ts";
+import { contentReader } from "./content-api.ts";
+import { errorResponse } from "./errors.ts";
+
+const SearchQuery = z
+  .object({
+    q: z
+      .string({ message: "expected a search term" })
+      .trim()
+      .min(1, "expected a search term")
+      .max(MAX_QUERY_LENGTH, `expected at most ${MAX_QUERY_LENGTH} characters`),
+    section: z.string().max(100, "expected at most 100 characters").optional(),
+    limit: z.coerce
+      .number({ message: "expected a number" })
+      .int("expected a whole number")
+      .min(1, "expected at least 1")
+      .max(SEARCH_MAX_LIMIT, `expected at most ${SEARCH_MAX_LIMIT}`)
+      .optional(),
+    cursor: z.string().max(500, "expected at most 500 characters").optional(),
+  })
+  .strict();
+
+/**
+ * `GET /api/search?q=&section=&limit=&cursor=` → `{query, items, total, nextCursor}`: a thin handler
+ * over the search service, which applies access (locked items match on metadata only and carry
+ * their excerpt as the snippet). The same readers as the content API (session, bearer, API key or
+ * service token with content:read).
+ */
+export function registerSearchApi(
+  app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
+  runtime: Runtime,
+) {
+  app.get("/api/search", async (c) => {
+    const parsed = SearchQuery.safeParse(c.req.query());
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join(".") || "query";
+      const message =
+        issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
+      c.header("Cache-Control", "private, no-store");
+      return c.json(
+        { error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } },
+        400,
+      );
+    }
+    const actor = await contentReader(c, runtime);
+    if (actor instanceof Response) return actor;
+    try {
+      const result = await runtime.services.search.search(actor, {
+        q: parsed.data.q,
+        section: parsed.data.section,
+        limit: parsed.data.limit,
+        cursor: parsed.data.cursor ?? null,
+      });
+      c.header("Cache-Control", "private, no-store");
+      return c.json(result);
+    } catch (error) {
+      return errorResponse(c, error, runtime);
+    }
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * Full-text search over published content, one operation for pages and REST: `search(actor, …)`.
+ *
+ * The access rule (SECURITY.md §11: search results and snippets answer like every other channel):
+ * an item whose body the reader may not read (core `canAccessContent`, the content service's lock
+ * flag) is found by its title, excerpt and tags only, ranked on them only, and shown locked with
+ * its excerpt as the snippet. Its body never decides whether it is found, where it ranks, or what
+ * is shown. The SQL applies the rule (so pagination and totals are right); the lock flag computed
+ * by the content service from the core rule is checked again before anything from a body is read.
+ */
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { meetsContentTier, TIERS, toAccessContext } from "../../../core/index.ts";
+import { BadInputError } from "../../db/errors.ts";
+import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
+import type { DB } from "../../db/schema.ts";
+import type { Actor, ContentSummary } from "../../services.ts";
+import { type Content, createContentRepo } from "../content/content.repo.ts";
+import type { SearchIndexer } from "./search-indexer.ts";
+import { hasHit, parseSearchQuery, type SnippetPart, splitHighlighted } from "./search-query.ts";
+import { createSearchRepo } from "./search.repo.ts";
+
+export type { SnippetPart } from "./search-query.ts";
+
+export const SEARCH_DEFAULT_LIMIT = 20;
+export const SEARCH_MAX_LIMIT = 50;
+/** Results past this position are not paged to (refine the term instead). */
+export const SEARCH_MAX_OFFSET = 1000;
+
+export type SearchField = "title" | "excerpt" | "tags" | "body";
+
+export interface SearchQuery {
+  /** The user's term (trimmed, cut to 200 characters; no words → no results). */
+  q: string;
+  /** A section slug (ai-education …); unknown sections find nothing. */
+  section?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface SearchResultItem extends ContentSummary {
+  /** The title with the matched words marked. */
+  titleParts: SnippetPart[];
+  /**
+   * A passage of the body around the words when the reader may read the body and it matched;
+   * otherwise the excerpt (the only text shown for a locked item). Render as text, `hit` as <mark>.
+   */
+  snippet: SnippetPart[];
+  /** Where the words were found; never "body" for a locked item. */
+  matchedIn: SearchField[];
+}
+
+export interface SearchResults {
+  /** The term as searched (trimmed and cut). */
+  query: string;
+  items: SearchResultItem[];
+  /** Number of results in all pages (null past the last page). */
+  total: number | null;
+  nextCursor: string | null;
+}
+
+export interface SearchService {
+  search(actor: Actor, query: SearchQuery): Promise<SearchResults>;
+}
+
+const offsetCursorSchema = z.strictObject({ o: z.number().int().min(0).max(SEARCH_MAX_OFFSET) });
+
+export interface SearchServiceDeps {
+  db: Kysely<DB>;
+  indexer: SearchIndexer;
+  /** Summaries with the lock flag, as the content service builds them for lists. */
+  summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
+}
+
+/** A page size in 1..50 (default 20); anything else is a BadInputError. */
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return SEARCH_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) {
+    throw new BadInputError(`limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`);
+  }
+  return limit;
+}
+
+export function createSearchService(deps: SearchServiceDeps) {
+  const repo = createSearchRepo(deps.db);
+  const content = createContentRepo(deps.db);
+
+  async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
+    const limit = pageSize(query.limit);
+    const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
+    const parsed = parseSearchQuery(query.q);
+    const empty: SearchResults = { query: parsed.text, items: [], total: 0, nextCursor: null };
+    if (parsed.words.length === 0) return empty;
+
+    const access = toAccessContext(actor);
+    const { hits, total } = await repo.search({
+      words: parsed.words,
+      section: query.section,
+      access: { tiers: TIERS.filter((t) => meetsContentTier(access.tier, t)), roles: access.roles },
+      limit: limit + 1,
+      offset,
+    });
+    const page = hits.slice(0, limit);
+    if (page.length === 0) return { ...empty, total };
+
+    const rows = new Map((await content.getManyByIds(page.map((h) => h.contentId))).map((c) => [c.id, c]));
+    const published = page.flatMap((h) => {
+      const item = rows.get(h.contentId);
+      return item && item.status === "published" ? [{ hit: h, item }] : [];
+    });
+    const summaries = await deps.summarize(
+      actor,
+      published.map((p) => p.item),
+    );
+    const results = published.flatMap(({ hit }, i) => {
+      const summary = summaries[i]!;
+      // Both readings of the rule must allow the body (the SQL one ranked and found the item).
+      const bodyReadable = hit.bodyAllowed && !summary.locked;
+      if (!bodyReadable && !hit.metaMatch) return [];
+      return [{ hit, summary, bodyReadable }];
+    });
+
+    const ids = results.map((r) => r.summary.id);
+    const [meta, bodies] = await Promise.all([
+      repo.highlightMeta(parsed.words, ids),
+      repo.bodySnippets(
+        parsed.words,
+        results.filter((r) => r.bodyReadable).map((r) => r.summary.id),
+      ),
+    ]);
+
+    const items: SearchResultItem[] = results.map(({ summary, bodyReadable }) => {
+      const marked = meta.get(summary.id);
+      const titleParts = marked ? splitHighlighted(marked.title) : [{ text: summary.title, hit: false }];
+      const excerptParts = marked
+        ? splitHighlighted(marked.excerpt)
+        : summary.excerpt
+          ? [{ text: summary.excerpt, hit: false }]
+          : [];
+      const bodyParts = bodyReadable ? splitHighlighted(bodies.get(summary.id) ?? "") : [];
+      const matchedIn: SearchField[] = [];
+      if (hasHit(titleParts)) matchedIn.push("title");
+      if (hasHit(excerptParts)) matchedIn.push("excerpt");
+      if (marked && hasHit(splitHighlighted(marked.tags))) matchedIn.push("tags");
+      if (hasHit(bodyParts)) matchedIn.push("body");
+      return {
+        ...summary,
+        titleParts,
+        snippet: hasHit(bodyParts) ? bodyParts : excerptParts,
+        matchedIn,
+      };
+    });
+
+    const nextOffset = offset + limit;
+    return {
+      query: parsed.text,
+      items,
+      total,
+      nextCursor: hits.length > limit && nextOffset <= SEARCH_MAX_OFFSET ? encodeCursor({ o: nextOffset }) : null,
+    };
+  }
+
+  return {
+    search,
+    /** (Re)indexes one item (after a write that bypassed the content repository's hooks). */
+    index: (contentId: string) => deps.indexer.index(contentId),
+    remove: (contentId: string) => deps.indexer.remove(contentId),
+    reindexAll: (options?: { signal?: AbortSignal }) => deps.indexer.reindexAll(options),
+  } satisfies SearchService & Record<string, unknown>;
+}
+
+export type SearchServiceImpl = ReturnType<typeof createSearchService>;
