@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { MAX_QUERY_LENGTH } from "../modules/search/search-query.ts";
 import { SEARCH_MAX_LIMIT } from "../modules/search/search.service.ts";
+import { MAX_QUERY_LENGTH } from "../modules/search/search-query.ts";
 import type { Runtime } from "../runtime.ts";
 import { contentReader } from "./content-api.ts";
 import { errorResponse } from "./errors.ts";

@@ -15,12 +15,10 @@ export function Highlighted({ parts }: { parts: SnippetPart[] }) {
     <>
       {parts.map((part, i) =>
         part.hit ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts are positional and never reordered
           <mark key={i} className="rounded-sm bg-accent-soft px-0.5 text-ink">
             {part.text}
           </mark>
         ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts are positional and never reordered
           <Fragment key={i}>{part.text}</Fragment>
         ),
       )}
@@ -75,7 +73,9 @@ function ResultItem({ item }: { item: SearchResultItem }) {
       <article>
         <div className="mb-2 flex flex-wrap items-center justify-between gap-2 text-xs text-ink-subtle">
           <p className="flex min-w-0 flex-wrap items-center gap-2">
-            <span className="font-medium uppercase tracking-wide text-accent-text">{TYPE_LABEL[item.type]}</span>
+            <span className="font-medium uppercase tracking-wide text-accent-text">
+              {TYPE_LABEL[item.type]}
+            </span>
             {sectionLabel ? (
               <>
                 <span aria-hidden="true">·</span>
@@ -132,7 +132,10 @@ export function SearchResults({ data, path }: { data: SearchPageData; path: stri
       {error ? (
         <Notice tone="warn" title="Search again" role="alert">
           {error}{" "}
-          <Link to={searchPageUrl(path, query, null)} className="font-medium text-accent-text hover:underline">
+          <Link
+            to={searchPageUrl(path, query, null)}
+            className="font-medium text-accent-text hover:underline"
+          >
             Back to the first page
           </Link>
         </Notice>
@@ -157,7 +160,10 @@ export function SearchResults({ data, path }: { data: SearchPageData; path: stri
       {cursor || nextCursor ? (
         <nav aria-label="Search result pages" className="flex justify-between">
           {cursor ? (
-            <Link to={searchPageUrl(path, query, null)} className="text-sm font-medium text-accent-text hover:underline">
+            <Link
+              to={searchPageUrl(path, query, null)}
+              className="text-sm font-medium text-accent-text hover:underline"
+            >
               First results
             </Link>
           ) : (

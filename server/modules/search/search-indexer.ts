@@ -12,8 +12,8 @@ import { nowIso } from "../../db/values.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import type { ContentWriteHooks } from "../content/content.repo.ts";
 import { markdownToText } from "./markdown-text.ts";
-import { stripSentinels } from "./search-query.ts";
 import { createSearchRepo, type SearchDocument } from "./search.repo.ts";
+import { stripSentinels } from "./search-query.ts";
 
 /** Body text kept per item (characters): about 15,000 words, far above any article. */
 export const MAX_BODY_TEXT = 100_000;
@@ -144,7 +144,10 @@ export function createSearchIndexer(deps: SearchIndexerDeps) {
           if (change.kind === "delete") await remove(change.id, executor);
           else await index(change.id, executor);
         } catch (error) {
-          deps.logger.error({ err: error, contentId: change.id }, "search: indexing after a content write failed");
+          deps.logger.error(
+            { err: error, contentId: change.id },
+            "search: indexing after a content write failed",
+          );
         }
       },
     } satisfies ContentWriteHooks,

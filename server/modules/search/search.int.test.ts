@@ -10,8 +10,8 @@ import type { Actor } from "../../services.ts";
 import { LocalObjectStore } from "../../storage/local-store.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
 import { createContentService } from "../content/content.service.ts";
-import { createSearchIndexer, type SearchIndexer } from "./search-indexer.ts";
 import { createSearchService, type SearchResultItem } from "./search.service.ts";
+import { createSearchIndexer, type SearchIndexer } from "./search-indexer.ts";
 
 const logger = pino({ level: "silent" });
 const actor = (name: keyof typeof PERSONA_CLAIMS): Actor => buildUserContext(PERSONA_CLAIMS[name]);
@@ -204,7 +204,8 @@ describe.each(testDialects())("search on %s", (dialect) => {
         expect(text(found.snippet)).toBe("A public teaser about gardens.");
         expect(found.matchedIn).toEqual(["title", "excerpt"]); // "gardens" stems like "gardening"
         const shown = JSON.stringify(found);
-        for (const word of ["cryptoflora", "ledger", "Deep dive", "seasonal"]) expect(shown).not.toContain(word);
+        for (const word of ["cryptoflora", "ledger", "Deep dive", "seasonal"])
+          expect(shown).not.toContain(word);
         expect(ids((await search.search(reader, { q: "horticulture" })).items)).toEqual([proItem.id]);
         expect(ids((await search.search(reader, { q: "velvetleaf" })).items)).toEqual([]);
         const byRoleTitle = await search.search(reader, { q: "staff handbook" });
@@ -254,12 +255,14 @@ describe.each(testDialects())("search on %s", (dialect) => {
     const item = await make({
       title: "<script>alert(1)</script> Xylograph",
       excerpt: "<img src=x onerror=alert(2)> xylograph excerpt",
-      body: "Intro.\n\nRun `<script>alert(3)</script>` near the xylograph.\n\n<div onclick=\"x()\">raw html xylograph</div>",
+      body: 'Intro.\n\nRun `<script>alert(3)</script>` near the xylograph.\n\n<div onclick="x()">raw html xylograph</div>',
     });
     const result = await search.search(free, { q: "xylograph" });
     const found = result.items.find((i) => i.id === item.id)!;
     expect(text(found.titleParts)).toBe("<script>alert(1)</script> Xylograph");
-    expect(found.titleParts.every((p) => typeof p.text === "string" && typeof p.hit === "boolean")).toBe(true);
+    expect(found.titleParts.every((p) => typeof p.text === "string" && typeof p.hit === "boolean")).toBe(
+      true,
+    );
     // SQLite keeps the code span's text as written; PostgreSQL's headline drops tag-like tokens.
     expect(text(found.snippet)).toContain(dialect === "sqlite" ? "<script>alert(3)</script>" : "alert(3)");
     expect(text(found.snippet)).not.toContain("onclick");

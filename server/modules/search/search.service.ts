@@ -16,9 +16,9 @@ import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import type { Actor, ContentSummary } from "../../services.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
+import { createSearchRepo } from "./search.repo.ts";
 import type { SearchIndexer } from "./search-indexer.ts";
 import { hasHit, parseSearchQuery, type SnippetPart, splitHighlighted } from "./search-query.ts";
-import { createSearchRepo } from "./search.repo.ts";
 
 export type { SnippetPart } from "./search-query.ts";
 
@@ -156,7 +156,8 @@ export function createSearchService(deps: SearchServiceDeps) {
       query: parsed.text,
       items,
       total,
-      nextCursor: hits.length > limit && nextOffset <= SEARCH_MAX_OFFSET ? encodeCursor({ o: nextOffset }) : null,
+      nextCursor:
+        hits.length > limit && nextOffset <= SEARCH_MAX_OFFSET ? encodeCursor({ o: nextOffset }) : null,
     };
   }
 
