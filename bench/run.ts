@@ -68,8 +68,24 @@ interface Row {
   ratioToBaseline?: number;
 }
 
-async function run(url: string): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration, pipelining: 1 });
+async function run(url: string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration, pipelining: 1, headers });
+}
+
+/** Signs a demo account in; the session is bound to this user agent, so every request sends it. */
+async function signedInHeaders(email: string): Promise<Record<string, string>> {
+  const headers = { "user-agent": "lumen-bench", "accept-language": "en" };
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email, password: "Demo-Passw0rd!" }),
+  });
+  if (!res.ok) throw new Error(`bench sign-in failed: ${res.status}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return { ...headers, cookie };
 }
 
 /** A bare node:http server answering every request with the given bytes. */
@@ -89,19 +105,29 @@ try {
     items: Array<{ slug: string; tier: string }>;
   };
   const free = list.items.find((i) => i.tier === "Free");
-  if (!free) throw new Error("no Free item in the demo data");
-  const targets = [
+  const pro = list.items.find((i) => i.tier === "Pro");
+  if (!free || !pro) throw new Error("no Free or Pro item in the demo data");
+  const proHeaders = await signedInHeaders("pro@demo.local");
+  const targets: Array<{ target: string; path: string; headers?: Record<string, string> }> = [
     { target: "home page (anonymous)", path: "/" },
     { target: "content page (anonymous)", path: `/content/${free.slug}` },
+    { target: "content page (signed-in Pro)", path: `/content/${pro.slug}`, headers: proHeaders },
     { target: "GET /api/content?limit=15", path: "/api/content?limit=15" },
     { target: "GET /api/content/{slug}", path: `/api/content/${free.slug}` },
+    { target: "GET /api/search?q=prompt", path: "/api/search?q=prompt" },
   ];
   const rows: Row[] = [];
   for (const t of targets) {
+    const headers = t.headers ?? {};
+    const probe = await fetch(base + t.path, { headers });
+    if (probe.status === 404) {
+      console.log(`skipping ${t.target}: ${t.path} answers 404`);
+      continue;
+    }
     // warm-up
-    await autocannon({ url: base + t.path, connections: 10, duration: 2 });
-    const r = await run(base + t.path);
-    const sample = await fetch(base + t.path);
+    await autocannon({ url: base + t.path, connections: 10, duration: 2, headers });
+    const r = await run(base + t.path, headers);
+    const sample = await fetch(base + t.path, { headers });
     const bytes = Buffer.from(await sample.arrayBuffer());
     const b = await baseline(bytes, sample.headers.get("content-type") ?? "text/plain");
     await autocannon({ url: b.url, connections: 10, duration: 1 });

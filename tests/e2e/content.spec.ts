@@ -1,0 +1,26 @@
+import { DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
+import { expect, screenshot, signIn, test } from "./fixtures.ts";
+
+const proArticle = DEMO_CONTENT.find((c) => c.tier === "Pro" && c.type === "article" && !c.rolesRequired)!;
+
+test("a Free reader meets the paywall on a Pro item with 'Upgrade to Pro', which leads to pricing", async ({
+  page,
+}) => {
+  await signIn(page, "free@demo.local", `/content/${proArticle.slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: proArticle.title })).toBeVisible();
+  await expect(page.getByText("Premium Content")).toBeVisible();
+  await expect(page.getByText("This content requires a Pro subscription or higher.")).toBeVisible();
+  await expect(page.locator(".prose-content")).toHaveCount(0);
+  const upgrade = page.getByRole("link", { name: "Upgrade to Pro" });
+  await expect(upgrade).toBeVisible();
+  await screenshot(page, "paywall-free-on-pro-1280");
+  await upgrade.click();
+  await expect(page).toHaveURL(/\/pricing/);
+});
+
+test("a Pro reader reads the same item in full, with its table of contents", async ({ page }) => {
+  await signIn(page, "pro@demo.local", `/content/${proArticle.slug}`);
+  await expect(page.getByText("Premium Content")).toHaveCount(0);
+  await expect(page.locator(".prose-content h2").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Upgrade to Pro" })).toHaveCount(0);
+});
