@@ -36,9 +36,11 @@ export function LikeButton({ contentId, liked, count, signedIn, signInHref }: Li
   const [state, setState] = useState<LikeState>({ liked, count });
   const busy = useRef(false);
 
+  // New page data (another item, or a reload): show it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: contentId resets the state on navigation
   useEffect(() => {
     setState({ liked, count });
-  }, [liked, count]);
+  }, [contentId, liked, count]);
 
   if (!signedIn) {
     return (

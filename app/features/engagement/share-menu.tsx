@@ -63,7 +63,8 @@ export function ShareMenu({ contentId, url, title, count, signedIn }: ShareMenuP
   const [shares, setShares] = useState(count);
   const links = shareLinks(url, title);
 
-  useEffect(() => setShares(count), [count]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: contentId resets the count on navigation
+  useEffect(() => setShares(count), [contentId, count]);
 
   useEffect(() => {
     const onPointer = (event: MouseEvent) => {
@@ -123,7 +124,7 @@ export function ShareMenu({ contentId, url, title, count, signedIn }: ShareMenuP
           </span>
         ) : null}
       </summary>
-      <ul className="absolute left-0 z-20 mt-2 w-56 space-y-0.5 rounded-xl border border-line bg-elevated p-1 shadow-lg">
+      <ul className="absolute left-0 z-20 mt-2 w-56 max-w-[calc(100vw-2rem)] space-y-0.5 rounded-xl border border-line bg-elevated p-1 shadow-lg">
         {hydrated ? (
           <li>
             <button type="button" className={itemClass} onClick={() => void copy()}>

@@ -5,6 +5,7 @@ import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test
 import type { ContentPage } from "../../services.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
+import { createEngagementRepo } from "./engagement.repo.ts";
 import { createEngagementService, type EngagementService } from "./engagement.service.ts";
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -361,6 +362,18 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
       const gated = await service.forPage(other, { ...page, access: { kind: "tier", requiredTier: "Pro" } });
       expect(gated?.progress).toBeNull();
     });
+  });
+
+  it("takes a deleted user's likes off the counters (account deletion)", async () => {
+    const item = await make();
+    const leaving = await makeUser("free");
+    await service.setLike(leaving, item.id, true);
+    await service.setLike(free, item.id, true);
+    expect((await countsOf(item)).likeCount).toBe(2);
+    expect(await createEngagementRepo(t.db).forgetUserLikes(leaving.userId!)).toBe(1);
+    expect((await countsOf(item)).likeCount).toBe(1);
+    expect(await createEngagementRepo(t.db).forgetUserLikes(leaving.userId!)).toBe(0);
+    expect((await countsOf(item)).likeCount).toBe(1);
   });
 
   it("removes engagement rows with their item and user (ON DELETE CASCADE)", async () => {

@@ -180,7 +180,26 @@ export function createEngagementRepo(db: Kysely<DB>) {
     }
   }
 
+  /**
+   * Before a user is deleted: removes their likes and takes them off the like counters (the
+   * foreign key would drop the rows but leave the counters). Shares stay counted (they happened);
+   * progress rows go with the user (ON DELETE CASCADE).
+   */
+  async function forgetUserLikes(userId: string): Promise<number> {
+    return inTransaction(db, async (trx) => {
+      const removed = await trx
+        .deleteFrom("content_like")
+        .where("userId", "=", userId)
+        .returning("contentId")
+        .execute();
+      const contents = createContentRepo(trx);
+      for (const { contentId } of removed) await contents.incrementCounters(contentId, { likeCount: -1 });
+      return removed.length;
+    });
+  }
+
   return {
+    forgetUserLikes,
     recordView,
     pruneViewsBefore,
     setLike,

@@ -19,6 +19,7 @@ import { inTransaction } from "../../db/transaction.ts";
 import { toIso } from "../../db/values.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
+import { createEngagementRepo } from "../engagement/engagement.repo.ts";
 import { adminGroup, createOrganizationsRepo } from "../organizations/organizations.repo.ts";
 import { parseInput } from "../organizations/organizations.service.ts";
 import { ServiceError } from "../organizations/service-error.ts";
@@ -353,6 +354,7 @@ export function createProfileService(deps: ProfileDeps) {
         await trx.deleteFrom("session").where("userId", "=", userId).execute();
         await trx.deleteFrom("user_group").where("userId", "=", userId).execute();
         await trx.deleteFrom("user_subscription").where("userId", "=", userId).execute();
+        await createEngagementRepo(trx).forgetUserLikes(userId);
         await trx.deleteFrom("user").where("id", "=", userId).execute();
         await createAuditRepo(trx).append({
           action: "account_deleted",
