@@ -9,7 +9,16 @@ import { DEMO_CONTENT, loadDemoBody } from "../../server/db/seed/demo/index.ts";
 import { contentBodyKey } from "../factories/index.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
-type Reader = "visitor" | "free" | "basic" | "pro" | "enterprise" | "manager";
+type Reader =
+  | "visitor"
+  | "free"
+  | "basic"
+  | "pro"
+  | "enterprise"
+  | "business"
+  | "manager"
+  | "admin"
+  | "owner";
 const TIER_LEVEL = { Free: 0, Basic: 1, Pro: 2, Enterprise: 3 } as const;
 const READER_LEVEL: Record<Reader, number> = {
   visitor: 0,
@@ -17,7 +26,10 @@ const READER_LEVEL: Record<Reader, number> = {
   basic: 1,
   pro: 2,
   enterprise: 3,
+  business: 3,
   manager: 2,
+  admin: 3,
+  owner: 3,
 };
 
 /** A sentence from deep inside the body: present only when the body was sent. */
@@ -32,6 +44,9 @@ async function bodyFingerprint(slug: string): Promise<string> {
   return line.slice(0, 50);
 }
 
+/** Every demo account, and a visitor. */
+const READERS = Object.keys(READER_LEVEL) as Reader[];
+
 const byTier = (tier: keyof typeof TIER_LEVEL) =>
   DEMO_CONTENT.find((c) => c.tier === tier && c.type === "article")!;
 const SAMPLES = [byTier("Free"), byTier("Basic"), byTier("Pro"), byTier("Enterprise")];
@@ -44,7 +59,8 @@ describe.each(DIALECTS)("content access (%s)", (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    for (const reader of ["free", "basic", "pro", "enterprise", "manager"] as const) {
+    for (const reader of READERS) {
+      if (reader === "visitor") continue;
       cookies[reader] = await signIn(server.url, `${reader}@demo.local`, DEMO_PASSWORD);
     }
     for (const item of [...SAMPLES, ROLE_GATED])
@@ -57,7 +73,7 @@ describe.each(DIALECTS)("content access (%s)", (dialect) => {
   const get = (path: string, reader: Reader) =>
     fetch(`${server.url}${path}`, { headers: reader === "visitor" ? {} : { cookie: cookies[reader]! } });
 
-  for (const reader of ["visitor", "free", "basic", "pro", "enterprise", "manager"] as const) {
+  for (const reader of READERS) {
     it(`${reader}: pages show the body exactly when the tier allows, and always the title and excerpt`, async () => {
       for (const item of SAMPLES) {
         const html = await (await get(`/content/${item.slug}`, reader)).text();
