@@ -11,6 +11,8 @@ test("a Free reader meets the paywall on a Pro item with 'Upgrade to Pro', which
   await expect(page.getByText("Premium Content")).toBeVisible();
   await expect(page.getByText("This content requires a Pro subscription or higher.")).toBeVisible();
   await expect(page.locator(".prose-content")).toHaveCount(0);
+  // A reader who may not read the item is not offered a like (the server would refuse it).
+  await expect(page.getByRole("button", { name: /^Like/ })).toHaveCount(0);
   const upgrade = page.getByRole("link", { name: "Upgrade to Pro" });
   await expect(upgrade).toBeVisible();
   await screenshot(page, "paywall-free-on-pro-1280");
@@ -23,4 +25,14 @@ test("a Pro reader reads the same item in full, with its table of contents", asy
   await expect(page.getByText("Premium Content")).toHaveCount(0);
   await expect(page.locator(".prose-content h2").first()).toBeVisible();
   await expect(page.getByRole("link", { name: "Upgrade to Pro" })).toHaveCount(0);
+
+  // Likes are the reader's own and survive a reload.
+  const like = page.getByRole("button", { name: /^Like/ });
+  await expect(like).toHaveAttribute("aria-pressed", "false");
+  await like.click();
+  await expect(like).toHaveAttribute("aria-pressed", "true");
+  await expect(like).toContainText("1");
+  await page.reload();
+  await expect(page.getByRole("button", { name: /^Like/ })).toHaveAttribute("aria-pressed", "true");
+  await screenshot(page, "content-pro-liked-1280");
 });

@@ -102,6 +102,7 @@ function ContentHeader({
         url={shareUrl}
         engagement={engagement}
         signedIn={signedIn}
+        locked={item.locked}
       />
     </header>
   );

@@ -1,4 +1,4 @@
-import { Eye } from "lucide-react";
+import { Eye, Heart } from "lucide-react";
 import { useEffect } from "react";
 import { useLocation } from "react-router";
 import { signInUrl } from "../../../core/index.ts";
@@ -32,21 +32,38 @@ export interface EngagementBarProps {
   url: string;
   engagement: PageEngagement | null | undefined;
   signedIn: boolean;
+  /** The reader may not read the item: likes are shown, not offered (the server refuses them). */
+  locked?: boolean;
 }
 
 /** Like and share, under the content header. */
-export function EngagementBar({ contentId, title, url, engagement, signedIn }: EngagementBarProps) {
+export function EngagementBar({
+  contentId,
+  title,
+  url,
+  engagement,
+  signedIn,
+  locked = false,
+}: EngagementBarProps) {
   const location = useLocation();
   if (!engagement) return null;
   return (
     <div className="mt-5 flex flex-wrap items-center gap-2">
-      <LikeButton
-        contentId={contentId}
-        liked={engagement.liked === true}
-        count={engagement.likeCount}
-        signedIn={signedIn}
-        signInHref={signInUrl(location.pathname)}
-      />
+      {locked ? (
+        <span className="inline-flex items-center gap-1.5 px-1 text-sm text-ink-muted">
+          <Heart aria-hidden="true" className="size-4" />
+          {engagement.likeCount.toLocaleString("en-US")}
+          <span className="sr-only"> likes</span>
+        </span>
+      ) : (
+        <LikeButton
+          contentId={contentId}
+          liked={engagement.liked === true}
+          count={engagement.likeCount}
+          signedIn={signedIn}
+          signInHref={signInUrl(location.pathname)}
+        />
+      )}
       <ShareMenu
         contentId={contentId}
         url={url}
