@@ -167,7 +167,5 @@ export function createSearchService(deps: SearchServiceDeps) {
     index: (contentId: string) => deps.indexer.index(contentId),
     remove: (contentId: string) => deps.indexer.remove(contentId),
     reindexAll: (options?: { signal?: AbortSignal }) => deps.indexer.reindexAll(options),
-  } satisfies SearchService & Record<string, unknown>;
+  };
 }
-
-export type SearchServiceImpl = ReturnType<typeof createSearchService>;
