@@ -91,6 +91,25 @@ describe.each(testDialects())("search on %s", (dialect) => {
     expect(text(second!.snippet)).not.toContain("#"); // markdown stripped
   });
 
+  it("ranks on one scale: an open title hit above a locked excerpt-only hit, metadata above body-only", async () => {
+    const lockedExcerpt = await make({
+      title: "Field guide",
+      tier: "Pro",
+      excerpt: "How the marrowvine spreads.",
+    });
+    // A long body must not push an open title hit below a locked item scored on short metadata.
+    const openTitle = await make({
+      title: "Marrowvine in practice",
+      body: "Unrelated notes on soil, water and light. ".repeat(300),
+    });
+    const openBodyOnly = await make({
+      title: "Allotment diary",
+      body: "marrowvine marrowvine marrowvine marrowvine everywhere",
+    });
+    const result = await search.search(free, { q: "marrowvine" });
+    expect(ids(result.items)).toEqual([openTitle.id, lockedExcerpt.id, openBodyOnly.id]);
+  });
+
   it("matches tags and excerpts, and prefixes of the last word", async () => {
     const tagged = await make({ title: "Wetland plants", tags: ["quillwort", "ferns"] });
     const excerpted = await make({ title: "Bog guide", excerpt: "All about the quillwort family." });

@@ -51,6 +51,13 @@ export interface HighlightedMeta {
 const BM25_ALL = sql.raw("10.0, 4.0, 6.0, 1.0");
 const BM25_META = sql.raw("10.0, 4.0, 6.0");
 const SNIPPET_TOKENS = 24;
+/**
+ * One scale for every result: the metadata score (title, excerpt, tags), plus this share of the
+ * full-document score for items the reader may read. Locked items rank on metadata alone (their
+ * body cannot move them), metadata matches come before body-only matches, and among equal
+ * metadata matches the ones the reader can open come first.
+ */
+const BODY_WEIGHT = sql.raw("0.3");
 
 const HEADLINE_ALL = `StartSel=${HIT_START}, StopSel=${HIT_END}, HighlightAll=true`;
 const HEADLINE_BODY = `StartSel=${HIT_START}, StopSel=${HIT_END}, MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
@@ -98,8 +105,9 @@ export function createSearchRepo(db: Kysely<DB>) {
           select c."id" as "contentId",
             (s."metaVector" @@ "q"."q") as "metaMatch",
             ${allowed} as "bodyAllowed",
-            case when ${allowed} then ts_rank(s."documentVector", "q"."q")
-              else ts_rank(s."metaVector", "q"."q") end as "score"
+            ts_rank(s."metaVector", "q"."q")
+              + case when ${allowed} then ${BODY_WEIGHT} * ts_rank(s."documentVector", "q"."q") else 0 end
+              as "score"
           from "content_search" s
           join "content" c on c."id" = s."contentId"
           cross join "q"
@@ -119,7 +127,8 @@ export function createSearchRepo(db: Kysely<DB>) {
           select c."id" as "contentId",
             ("m"."docId" is not null) as "metaMatch",
             ${allowed} as "bodyAllowed",
-            case when ${allowed} then "f"."score" else "m"."score" end as "score"
+            coalesce("m"."score", 0)
+              + case when ${allowed} then ${BODY_WEIGHT} * "f"."score" else 0 end as "score"
           from "f"
           join "content_search" s on s."docId" = "f"."docId"
           join "content" c on c."id" = s."contentId"
