@@ -1,6 +1,7 @@
+import { readdirSync } from "node:fs";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppContexts } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
@@ -278,24 +279,25 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   if (options.clientDir) {
     const root = options.clientDir;
-    app.use(
-      "/assets/*",
-      serveStatic({
-        root,
-        onFound: (_path, c) => {
-          c.header("Cache-Control", "public, max-age=31536000, immutable");
-        },
-      }),
+    /** Static files with a Cache-Control (set on the response the middleware returns). */
+    const cached = (cacheControl: string): MiddlewareHandler => {
+      const serve = serveStatic({ root });
+      return async (c, next) => {
+        const response = await serve(c, next);
+        if (response instanceof Response && response.ok) response.headers.set("Cache-Control", cacheControl);
+        return response;
+      };
+    };
+    app.use("/assets/*", cached("public, max-age=31536000, immutable"));
+    // Top-level files of the client build (favicon …), listed once: other paths skip the file
+    // system entirely instead of costing a stat on every page request.
+    const topLevelFiles = new Set(
+      readdirSync(root, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${entry.name}`),
     );
-    app.use(
-      "*",
-      serveStatic({
-        root,
-        onFound: (_path, c) => {
-          c.header("Cache-Control", "public, max-age=3600");
-        },
-      }),
-    );
+    const topLevelStatic = cached("public, max-age=3600");
+    app.use("*", (c, next) => (topLevelFiles.has(c.req.path) ? topLevelStatic(c, next) : next()));
   }
 
   let handler: ((request: Request, context: RouterContextProvider) => Promise<Response>) | null = null;

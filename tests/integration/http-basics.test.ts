@@ -159,6 +159,18 @@ describe.each(DIALECTS)("HTTP basics (%s)", (dialect) => {
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 
+  it("serves the client build's top-level files and assets; other paths go to the app", async () => {
+    const favicon = await fetch(`${server.url}/favicon.ico`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get("cache-control")).toBe("public, max-age=3600");
+    const html = await (await fetch(`${server.url}/`)).text();
+    const asset = /\/assets\/[^"']+\.js/.exec(html)![0];
+    const script = await fetch(`${server.url}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get("cache-control")).toContain("immutable");
+    expect((await fetch(`${server.url}/not-a-file.ico`)).status).toBe(404);
+  });
+
   it("unknown API paths answer JSON 404", async () => {
     const res = await fetch(`${server.url}/api/nope`);
     expect(res.status).toBe(404);
