@@ -7,7 +7,14 @@
  * were last used and are rate limited per key (a per-minute window stored in the row, so the
  * limit holds across server processes). A key acts for public reads only: what a visitor sees.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import type { Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { DB } from "../db/schema.ts";
@@ -39,9 +46,20 @@ export function generateApiKey(): { prefix: string; key: string } {
 
 /** HMAC-SHA256 (hex) of a credential under a key derived from the app secret for `purpose`. */
 export function credentialHash(appSecret: string, purpose: string, value: string): string {
-  const key = Buffer.from(hkdfSync("sha256", appSecret, "lumen-hub", `credential-hash/${purpose}`, 32));
+  const cacheKey = `${purpose}\n${appSecret}`;
+  let key = derivedKeys.get(cacheKey);
+  if (!key) {
+    // Derived once per secret and purpose, as a KeyObject (HKDF and raw-key HMAC are slow per call).
+    key = createSecretKey(
+      Buffer.from(hkdfSync("sha256", appSecret, "lumen-hub", `credential-hash/${purpose}`, 32)),
+    );
+    if (derivedKeys.size > 16) derivedKeys.clear();
+    derivedKeys.set(cacheKey, key);
+  }
   return createHmac("sha256", key).update(value, "utf8").digest("hex");
 }
+
+const derivedKeys = new Map<string, KeyObject>();
 
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, "utf8");

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 
 /** Where the app serves signed object links (server/http/objects-api.ts). */
 export const OBJECTS_PATH = "/api/objects/";
@@ -24,13 +24,13 @@ export type VerifyResult =
  * covers method, key, expiry and the optional disposition / content type; HEAD uses GET's links.
  */
 export class UrlSigner {
-  readonly #key: Buffer;
+  readonly #key: KeyObject;
 
   constructor(secret: string) {
     if (typeof secret !== "string" || secret.length < 16) {
       throw new Error("The URL signer needs a secret of at least 16 characters");
     }
-    this.#key = createHmac("sha256", secret).update("lumen-hub/object-url/v1").digest();
+    this.#key = createSecretKey(createHmac("sha256", secret).update("lumen-hub/object-url/v1").digest());
   }
 
   signature(method: SignedMethod, key: string, params: SignedParams): string {

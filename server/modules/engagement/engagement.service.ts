@@ -17,7 +17,7 @@
  *   `related` items in order (as on the page). Only signed-in readers who may read the course (and,
  *   to change it, the lesson) see or change their progress.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey } from "node:crypto";
 import { isbot } from "isbot";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -71,7 +71,9 @@ export function createEngagementService(deps: EngagementServiceDeps) {
   const repo = createEngagementRepo(deps.db);
   const contents = createContentRepo(deps.db);
   const now = deps.now ?? Date.now;
-  const visitorKey = createHmac("sha256", deps.secret).update("lumen:content-view-reader:v1").digest();
+  const visitorKey = createSecretKey(
+    createHmac("sha256", deps.secret).update("lumen:content-view-reader:v1").digest(),
+  );
   let prunedFor: string | null = null;
 
   const isoNow = () => new Date(now()).toISOString();
