@@ -1,9 +1,17 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * One graphql module instance (its CommonJS build, as Node loads it for Pothos, Yoga and
+ * graphql-armor): Vite would otherwise give our own imports the ESM build (`index.mjs`), and two
+ * copies of graphql cannot share a schema.
+ */
+const resolve = { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: {
           name: "unit",
           include: ["core/**/*.test.ts", "server/**/*.unit.test.ts", "app/**/*.test.{ts,tsx}"],
@@ -11,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: "integration",
           include: ["server/**/*.int.test.ts", "tests/integration/**/*.test.ts"],

@@ -6,6 +6,7 @@
 export * from "./access.ts";
 export * from "./claims.ts";
 export * from "./constants.ts";
+export * from "./data-rules.ts";
 export * from "./debug.ts";
 export * from "./groups.ts";
 export * from "./plans.ts";

@@ -16,15 +16,20 @@ import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
+import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentService } from "./modules/content/content.service.ts";
+import { createContentModelServices } from "./modules/content/content-models.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
+import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
+import { createUsersService } from "./modules/users/users.service.ts";
 import type { AppServices } from "./services.ts";
 import { createObjectStore } from "./storage/index.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
@@ -195,7 +200,16 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         throttle: authSecurity.throttle,
       }),
       engagement: createEngagementService({ db: database.db, secret, now: authSecurity.now, logger }),
+      subscriptions: createSubscriptionsService({ db: database.db }),
+      users: createUsersService({ db: database.db }),
+      comments: createCommentsService({ db: database.db }),
+      repositories: createRepositoriesService({ db: database.db }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
+      contentModels: createContentModelServices({
+        db: database.db,
+        hooks: searchIndexer.contentHooks,
+        now: authSecurity.now,
+      }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {

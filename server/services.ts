@@ -6,10 +6,15 @@
  * This file holds the contract only (types); `server/app-services.ts` builds the instance.
  */
 import type { Tier, UserContext } from "../core/index.ts";
+import type { CommentsService } from "./modules/comments/comments.service.ts";
+import type { ContentModelServices } from "./modules/content/content-models.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
+import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
+import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
+import type { UsersService } from "./modules/users/users.service.ts";
 
 export type {
   SearchField,
@@ -209,4 +214,14 @@ export interface AppServices {
   search: SearchService;
   /** Views, likes, shares and course progress (access checked in the service). */
   engagement: EngagementService;
+  /** Data API (docs/decisions/007-data-rules.md): UserSubscription, access checked per operation. */
+  subscriptions: SubscriptionsService;
+  /** Data API: User rows (public profiles for others; own row; platform admins). */
+  users: UsersService;
+  /** Data API: comments, readable with the content they belong to. */
+  comments: CommentsService;
+  /** Data API: the repository browser's six models, public reads, admin writes. */
+  repositories: RepositoriesService;
+  /** The content models of the data API: Content, ContentCategory, ContentItem (access checked). */
+  contentModels: ContentModelServices;
 }

@@ -5,7 +5,13 @@
  * Messages are safe to show to a client: they name the entity and the field, never SQL or values.
  */
 
-export type DbErrorCode = "NOT_FOUND" | "CONFLICT" | "BAD_USER_INPUT" | "DATA_INTEGRITY";
+export type DbErrorCode =
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "BAD_USER_INPUT"
+  | "DATA_INTEGRITY"
+  | "FORBIDDEN"
+  | "UNAUTHENTICATED";
 
 export class DbError extends Error {
   readonly code: DbErrorCode;
@@ -57,6 +63,24 @@ export class DataIntegrityError extends DbError {
 
   constructor(message: string, options?: { details?: unknown; cause?: unknown }) {
     super("DATA_INTEGRITY", message, options);
+  }
+}
+
+/** The actor is known but may not do this (a service access rule refused it). */
+export class ForbiddenError extends DbError {
+  declare readonly code: "FORBIDDEN";
+
+  constructor(message = "not allowed", options?: { details?: unknown; cause?: unknown }) {
+    super("FORBIDDEN", message, options);
+  }
+}
+
+/** The operation needs a signed-in user (a session or a bearer ID token) and there is none. */
+export class UnauthenticatedError extends DbError {
+  declare readonly code: "UNAUTHENTICATED";
+
+  constructor(message = "sign in first", options?: { details?: unknown; cause?: unknown }) {
+    super("UNAUTHENTICATED", message, options);
   }
 }
 

@@ -365,6 +365,8 @@ export interface UserSubscriptionTable {
   metadata: JsonText | null;
   createdAt: IsoText;
   updatedAt: IsoText;
+  /** Optimistic concurrency (migration 012). */
+  version: Generated<number>;
 }
 
 export interface CommentTable {
@@ -376,6 +378,8 @@ export interface CommentTable {
   status: Generated<string>;
   createdAt: IsoText;
   updatedAt: IsoText;
+  /** Optimistic concurrency (migration 012). */
+  version: Generated<number>;
 }
 
 /** One row per item, reader and UTC day (migration 010): the view counter's dedup key. */
@@ -437,6 +441,8 @@ export interface GithubRepositoryTable {
   cacheExpiry: IsoText | null;
   createdAt: IsoText;
   updatedAt: IsoText;
+  /** Optimistic concurrency (migration 012). */
+  version: Generated<number>;
 }
 
 export interface RepositoryCategoryTable {
@@ -447,6 +453,8 @@ export interface RepositoryCategoryTable {
   icon: string | null;
   sortOrder: Generated<number>;
   isVisible: DbBoolDefault;
+  /** Optimistic concurrency (migration 012). */
+  version: Generated<number>;
 }
 
 export interface RepositoryFileTable {

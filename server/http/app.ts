@@ -6,6 +6,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import type { AppContexts } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
+import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerContentApi } from "./content-api.ts";
@@ -274,6 +275,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
   registerObjectsApi(app, runtime);
+  registerGraphQL(app, runtime, options.mode); // POST /graphql (GraphiQL on GET outside production)
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
 

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { TIERS, type UserContext } from "../../core/index.ts";
 import { type Actor, actorHasScope } from "../auth/identity.ts";
+import { readableBodyLink } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ContentSummary } from "../services.ts";
 import { errorResponse } from "./errors.ts";
@@ -60,26 +61,9 @@ export type ApiContentItem = ContentSummary & { presignedUrl?: string; url?: str
  * credential's end). A link that cannot be signed is logged and the item goes out without one.
  */
 export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSummary[]): ApiContentItem[] {
-  const credential = runtime.identity.credentialRef(actor);
   return items.map((item) => {
-    if (item.locked || !item.bodyS3Key) return item;
-    try {
-      if (credential === null) throw new Error(`no credential reference for a ${actor.kind} actor`);
-      const link = runtime.bodyLinks.issue(item.id, credential, {
-        notAfterMs: actor.expiresAtMs ?? undefined,
-      });
-      return { ...item, presignedUrl: link.url, url: link.url };
-    } catch (error) {
-      runtime.logger.warn(
-        {
-          contentId: item.id,
-          actor: actor.kind,
-          err: error instanceof Error ? error.message : String(error),
-        },
-        "presigned link generation failed; item returned without url",
-      );
-      return item;
-    }
+    const url = readableBodyLink(runtime, actor, item);
+    return url === null ? item : { ...item, presignedUrl: url, url };
   });
 }
 

@@ -14,6 +14,7 @@ import { migration as m008 } from "./008-mfa.ts";
 import { migration as m009 } from "./009-search.ts";
 import { migration as m010 } from "./010-engagement.ts";
 import { migration as m011 } from "./011-content-revision.ts";
+import { migration as m012 } from "./012-graphql-indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "009-search": m009,
   "010-engagement": m010,
   "011-content-revision": m011,
+  "012-graphql-indexes": m012,
 };

@@ -1,9 +1,10 @@
 /**
  * Comments (spec §3 Comment): look-ups by content + createdAt and by author + createdAt.
  */
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { CommentTable, DB } from "../../db/schema.ts";
 import { definedOnly, isoInput, nowIso } from "../../db/values.ts";
@@ -18,6 +19,8 @@ export interface Comment {
   status: string;
   createdAt: string;
   updatedAt: string;
+  /** Optimistic concurrency: 1 on create, +1 on every update. */
+  version: number;
 }
 
 export interface NewComment {
@@ -52,6 +55,7 @@ function fromRow(row: Row): Comment {
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    version: row.version,
   };
 }
 
@@ -133,15 +137,45 @@ export function createCommentsRepo(db: Kysely<DB>) {
       }
     },
 
-    async update(id: string, patch: CommentPatch): Promise<Comment> {
-      const row = await db
+    /**
+     * Applies `patch` and bumps the version. With `expectedVersion`, only if the stored version is
+     * still that one: a stale version → ConflictError (the row is untouched); no row → NotFoundError.
+     */
+    async update(id: string, patch: CommentPatch, expectedVersion?: number): Promise<Comment> {
+      let query = db
         .updateTable("comment")
         .set({ ...definedOnly({ body: patch.body, status: patch.status }), updatedAt: nowIso() })
+        .set((eb) => ({ version: eb("version", "+", 1) }))
+        .where("id", "=", id);
+      if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
+      const row = await query.returningAll().executeTakeFirst();
+      if (row) return fromRow(row);
+      const current = await db
+        .selectFrom("comment")
+        .select("version")
         .where("id", "=", id)
-        .returningAll()
         .executeTakeFirst();
-      if (!row) throw new NotFoundError("comment", id);
-      return fromRow(row);
+      if (!current) throw new NotFoundError("comment", id);
+      throw new ConflictError("comment was changed by someone else; reload and try again", {
+        details: { id, expectedVersion, currentVersion: current.version },
+      });
+    },
+
+    /** One keyset page of the rows matching every condition (the data API's lists). */
+    listPage(query: Omit<KeysetQuery<Comment>, "table" | "map">): Promise<Page<Comment>> {
+      return keysetPage(db, { ...query, table: "comment", map: fromRow });
+    },
+
+    /** The comment and all its replies, at any depth (what a delete removes). */
+    async countThread(id: string): Promise<number> {
+      const result = await sql<{ n: number | string }>`
+        with recursive thread(id) as (
+          select ${sql.ref("id")} from ${sql.table("comment")} where ${sql.ref("id")} = ${id}
+          union all
+          select c.${sql.ref("id")} from ${sql.table("comment")} c join thread t on c.${sql.ref("parentCommentId")} = t.id
+        )
+        select count(*) as n from thread`.execute(db);
+      return Number(result.rows[0]?.n ?? 0);
     },
 
     /** Deletes the comment and its replies. */

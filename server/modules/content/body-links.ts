@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import type { Actor } from "../../auth/identity.ts";
 import { type PresignOptions, resolveLinkExpiry } from "../../storage/object-store.ts";
 
 /** Where a content body link points: `/api/content/<id>/body?exp=…&cred=…&sig=…`. */
@@ -88,3 +89,37 @@ export function createBodyLinks(options: BodyLinkOptions) {
 }
 
 export type BodyLinks = ReturnType<typeof createBodyLinks>;
+
+/** What issuing a reader's body link needs (the runtime has all three). */
+export interface BodyLinkIssuer {
+  identity: { credentialRef(actor: Actor): string | null };
+  bodyLinks: BodyLinks;
+  logger: { warn(details: object, message: string): void };
+}
+
+/**
+ * The body link of an item for the actor that asked (REST `presignedUrl`/`url`, GraphQL fields
+ * of the same names), or null: when the actor may not read it (`locked`), when it has no body, or
+ * when the link cannot be signed (logged; the item goes out without one, spec §8). 3600 s, never
+ * past the credential's end. `contentId` names the content record whose body it opens (a
+ * ContentItem's `contentId`); the body endpoint applies that record's rule again when used.
+ */
+export function readableBodyLink(
+  deps: BodyLinkIssuer,
+  actor: Actor,
+  item: { id: string; locked: boolean; bodyS3Key: string | null },
+  contentId: string = item.id,
+): string | null {
+  if (item.locked || !item.bodyS3Key) return null;
+  try {
+    const credential = deps.identity.credentialRef(actor);
+    if (credential === null) throw new Error(`no credential reference for a ${actor.kind} actor`);
+    return deps.bodyLinks.issue(contentId, credential, { notAfterMs: actor.expiresAtMs ?? undefined }).url;
+  } catch (error) {
+    deps.logger.warn(
+      { contentId, actor: actor.kind, err: error instanceof Error ? error.message : String(error) },
+      "presigned link generation failed; item returned without url",
+    );
+    return null;
+  }
+}

@@ -140,3 +140,6 @@ export function createContentCategoryRepo(db: Kysely<DB>) {
 }
 
 export type ContentCategoryRepo = ReturnType<typeof createContentCategoryRepo>;
+
+/** A row of `content_category` as a domain object (for queries built outside this repository). */
+export const contentCategoryFromRow = fromRow;

@@ -236,3 +236,6 @@ export function createContentItemRepo(db: Kysely<DB>) {
 }
 
 export type ContentItemRepo = ReturnType<typeof createContentItemRepo>;
+
+/** A row of `content_item` as a domain object (for queries built outside this repository). */
+export const contentItemFromRow = fromRow;

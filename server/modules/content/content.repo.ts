@@ -468,10 +468,27 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
     });
   }
 
-  /** Deletes the content (comments and content items cascade). True when a row was deleted. */
-  async function remove(id: string): Promise<boolean> {
-    const result = await db.deleteFrom("content").where("id", "=", id).executeTakeFirst();
+  /**
+   * Deletes the content (comments and content items cascade). True when a row was deleted. With
+   * `expectedVersion`, only that version is deleted: a stale one → ConflictError (nothing deleted).
+   */
+  async function remove(id: string, expectedVersion?: number): Promise<boolean> {
+    let query = db.deleteFrom("content").where("id", "=", id);
+    if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
+    const result = await query.executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
+    if (!deleted && expectedVersion !== undefined) {
+      const current = await db
+        .selectFrom("content")
+        .select("version")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (current) {
+        throw new ConflictError("content was changed by someone else; reload and try again", {
+          details: { id, expectedVersion, currentVersion: current.version },
+        });
+      }
+    }
     if (deleted) {
       await bumpContentRevision(db);
       await hooks.afterWrite?.({ kind: "delete", id }, db);
@@ -552,3 +569,6 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
 }
 
 export type ContentRepo = ReturnType<typeof createContentRepo>;
+
+/** A row of `content` as a domain object (for queries built outside this repository). */
+export const contentFromRow = fromRow;

@@ -2,6 +2,7 @@
  * zod schemas for what the content repositories store as JSON, and for their cursors.
  */
 import { z } from "zod";
+import { BadInputError } from "../../db/errors.ts";
 import { stringListSchema, structuredDataSchema } from "../../db/json.ts";
 import { timeCursorSchema } from "../../db/pagination.ts";
 
@@ -33,3 +34,148 @@ export const counterDeltasSchema = z.partialRecord(
 
 export const publishedCursorSchema = timeCursorSchema("publishedAt");
 export const updatedCursorSchema = timeCursorSchema("updatedAt");
+
+// Write inputs of the data API (GraphQL) -------------------------------------------------------
+// What a client may set. Never: id, version, counters, epochs, createdAt/updatedAt, authorId,
+// lastEditedBy, bodySize, bodyChecksum (SECURITY.md §10: no mass assignment). Strict objects:
+// an unknown field is an error naming it.
+
+/** Content status values the API accepts (spec §4 leaves them open). */
+export const CONTENT_STATUSES = ["draft", "review", "published", "archived"] as const;
+export const CONTENT_TYPES = ["article", "course", "video", "markdown", "category", "collection"] as const;
+const TIER_VALUES = ["Free", "Basic", "Pro", "Enterprise"] as const;
+
+const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
+const optionalText = (max: number) => text(max).nullable().optional();
+const slug = z
+  .string()
+  .min(1, "required")
+  .max(200, "at most 200 characters")
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase letters, digits and single hyphens only");
+const optionalSlug = slug.nullable().optional();
+const tier = z.enum(TIER_VALUES, { message: `expected one of ${TIER_VALUES.join(", ")}` });
+const isoDate = z.iso.datetime({ offset: true, message: "expected an ISO-8601 datetime" });
+/** A body object key under content/ (no traversal): bodies live in object storage. */
+const bodyKey = z
+  .string()
+  .max(500)
+  .regex(/^content\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]+$/, "expected a key under content/")
+  .refine((k) => !k.split("/").includes(".."), "must not contain ..");
+const url = text(2000).refine(
+  (v) => v === "" || /^(https:\/\/|\/)/.test(v),
+  "expected an https URL or a path",
+);
+
+export const contentWriteSchema = z.strictObject({
+  gid: optionalText(200),
+  tenant: optionalText(200),
+  type: z.enum(CONTENT_TYPES).optional(),
+  title: text(300).min(1, "required").optional(),
+  slug: slug.optional(),
+  status: z.enum(CONTENT_STATUSES).optional(),
+  category: optionalText(200),
+  categoryId: optionalText(200),
+  categorySlug: optionalSlug,
+  categoryTier: tier.nullable().optional(),
+  section: optionalText(100),
+  taxon: optionalText(200),
+  tier: tier.optional(),
+  classification: optionalText(100),
+  pii: z.boolean().optional(),
+  retention: optionalText(100),
+  isPublic: z.boolean().optional(),
+  publishedAt: isoDate.nullable().optional(),
+  eventTime: isoDate.nullable().optional(),
+  bodyS3Key: bodyKey.nullable().optional(),
+  bodyFormat: z.enum(["markdown", "html"]).optional(),
+  excerpt: optionalText(2000),
+  tags: contentStringListSchema.optional(),
+  aliases: contentStringListSchema.optional(),
+  audience: contentStringListSchema.optional(),
+  related: contentStringListSchema.optional(),
+  seoKeywords: contentStringListSchema.optional(),
+  seoTitle: optionalText(300),
+  metaDescription: optionalText(500),
+  ogTitle: optionalText(300),
+  ogDescription: optionalText(500),
+  ogImage: url.nullable().optional(),
+  twitterCard: optionalText(50),
+  schemaType: optionalText(100),
+  canonicalUrl: url.nullable().optional(),
+  noindex: z.boolean().optional(),
+  structuredData: contentStructuredDataSchema.nullable().optional(),
+  featured: z.boolean().optional(),
+  featuredOrder: z.number().int().min(0).max(1_000_000).nullable().optional(),
+  featuredImage: url.nullable().optional(),
+  featuredImageAlt: optionalText(500),
+  workflowStatus: optionalText(100),
+  reviewerNotes: optionalText(5000),
+  templateId: optionalText(100),
+  rolesRequired: contentStringListSchema.optional(),
+});
+export const contentCreateSchema = contentWriteSchema.required({ title: true, slug: true });
+export type ContentWriteInput = z.output<typeof contentWriteSchema>;
+export type ContentCreateInput = z.output<typeof contentCreateSchema>;
+
+export const contentCategoryWriteSchema = z.strictObject({
+  slug: slug.optional(),
+  label: text(200).min(1, "required").optional(),
+  description: optionalText(2000),
+  defaultTier: tier.nullable().optional(),
+  icon: optionalText(100),
+  s3Prefix: z
+    .string()
+    .max(300)
+    .regex(/^content\/(?:[A-Za-z0-9_.-]+\/)*$/, "expected a prefix under content/ ending in /")
+    .refine((k) => !k.split("/").includes(".."), "must not contain ..")
+    .nullable()
+    .optional(),
+  isActive: z.boolean().optional(),
+});
+export const contentCategoryCreateSchema = contentCategoryWriteSchema.required({ slug: true, label: true });
+export type ContentCategoryWriteInput = z.output<typeof contentCategoryWriteSchema>;
+
+export const contentItemWriteSchema = z.strictObject({
+  contentId: optionalText(200),
+  title: optionalText(300),
+  slug: optionalSlug,
+  tier: tier.optional(),
+  tenant: optionalText(200),
+  categoryId: optionalText(200),
+  category: optionalText(200),
+  categorySlug: optionalSlug,
+  categoryTier: tier.nullable().optional(),
+  section: optionalText(100),
+  isPublic: z.boolean().optional(),
+  publishedAt: isoDate.nullable().optional(),
+  bodyS3Key: bodyKey.nullable().optional(),
+  excerpt: optionalText(2000),
+  tags: contentStringListSchema.optional(),
+  seoTitle: optionalText(300),
+  metaDescription: optionalText(500),
+  canonicalUrl: url.nullable().optional(),
+  featuredImage: url.nullable().optional(),
+  structuredData: contentStructuredDataSchema.nullable().optional(),
+});
+export const contentItemCreateSchema = contentItemWriteSchema.required({ tier: true });
+export type ContentItemWriteInput = z.output<typeof contentItemWriteSchema>;
+
+/** Parses `input` with `schema`; the first problem becomes a BadInputError naming the field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.map(String).join(".");
+  const message =
+    issue.code === "unrecognized_keys"
+      ? `${what}: unknown field ${issue.keys.join(", ")} (it cannot be set)`
+      : `${what}.${field || "input"}: ${issue.message}`;
+  throw new BadInputError(message, { details: parsed.error.issues.map((i) => i.path.join(".")) });
+}
+
+/** Keyset cursors of the data API's lists: by id, and by a sort key then id. */
+export const idCursorSchema = z.strictObject({ id: z.string().min(1).max(200) });
+export const sortKeyCursorSchema = z.strictObject({
+  s: z.string().min(1).max(200),
+  id: z.string().min(1).max(200),
+});

@@ -4,8 +4,10 @@
  */
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { BadInputError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson } from "../../db/json.ts";
+import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
+import type { Page } from "../../db/pagination.ts";
 import type {
   DB,
   GithubRepositoryTable,
@@ -45,6 +47,8 @@ export interface GitHubRepository {
   cacheExpiry: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Optimistic concurrency: 1 on create, +1 on every update. */
+  version: number;
 }
 
 export interface GitHubRepositoryFields {
@@ -83,10 +87,12 @@ export interface RepositoryCategory {
   icon: string | null;
   sortOrder: number;
   isVisible: boolean;
+  /** Optimistic concurrency: 1 on create, +1 on every update. */
+  version: number;
 }
 
-export type NewRepositoryCategory = Omit<Partial<RepositoryCategory>, "slug"> & { slug: string };
-export type RepositoryCategoryPatch = Partial<Omit<RepositoryCategory, "id">>;
+export type NewRepositoryCategory = Omit<Partial<RepositoryCategory>, "slug" | "version"> & { slug: string };
+export type RepositoryCategoryPatch = Partial<Omit<RepositoryCategory, "id" | "version">>;
 
 export interface RepositoryFile {
   id: string;
@@ -241,6 +247,7 @@ function repositoryFromRow(row: Selectable<GithubRepositoryTable>): GitHubReposi
     cacheExpiry: row.cacheExpiry,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    version: row.version,
   };
 }
 
@@ -253,6 +260,7 @@ function categoryFromRow(row: Selectable<RepositoryCategoryTable>): RepositoryCa
     icon: row.icon,
     sortOrder: row.sortOrder,
     isVisible: toBool(row.isVisible),
+    version: row.version,
   };
 }
 
@@ -360,6 +368,21 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     if (!row) throw new NotFoundError("repository", id);
   }
 
+  /** After an update matched no row: ConflictError when the row exists (stale version). */
+  async function staleOrMissing(
+    table: "github_repository" | "repository_category",
+    entity: string,
+    id: string,
+    expectedVersion: number | undefined,
+  ): Promise<void> {
+    const current = await db.selectFrom(table).select("version").where("id", "=", id).executeTakeFirst();
+    if (current) {
+      throw new ConflictError(`${entity} was changed by someone else; reload and try again`, {
+        details: { id, expectedVersion, currentVersion: current.version },
+      });
+    }
+  }
+
   const repositories = {
     async getRepository(id: string): Promise<GitHubRepository | null> {
       const row = await db
@@ -431,20 +454,37 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       }
     },
 
-    async updateRepository(id: string, patch: GitHubRepositoryPatch): Promise<GitHubRepository> {
+    /**
+     * Applies `patch` and bumps the version. With `expectedVersion`, only if the stored version is
+     * still that one: a stale version → ConflictError (the row is untouched); no row → NotFoundError.
+     */
+    async updateRepository(
+      id: string,
+      patch: GitHubRepositoryPatch,
+      expectedVersion?: number,
+    ): Promise<GitHubRepository> {
       let row: Selectable<GithubRepositoryTable> | undefined;
       try {
-        row = await db
+        let query = db
           .updateTable("github_repository")
           .set({ ...repositoryColumns(patch), updatedAt: nowIso() })
-          .where("id", "=", id)
-          .returningAll()
-          .executeTakeFirst();
+          .set((eb) => ({ version: eb("version", "+", 1) }))
+          .where("id", "=", id);
+        if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
+        row = await query.returningAll().executeTakeFirst();
       } catch (error) {
         rethrowConstraintError(error, "repository");
       }
-      if (!row) throw new NotFoundError("repository", id);
-      return repositoryFromRow(row);
+      if (row) return repositoryFromRow(row);
+      await staleOrMissing("github_repository", "repository", id, expectedVersion);
+      throw new NotFoundError("repository", id);
+    },
+
+    /** One keyset page of repositories matching every condition (the data API's lists). */
+    listRepositoryPage(
+      query: Omit<KeysetQuery<GitHubRepository>, "table" | "map">,
+    ): Promise<Page<GitHubRepository>> {
+      return keysetPage(db, { ...query, table: "github_repository", map: repositoryFromRow });
     },
 
     /** Deletes the repository and (cascade) its files, branches, issues and workflows. */
@@ -494,26 +534,33 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       }
     },
 
-    async updateCategory(id: string, patch: RepositoryCategoryPatch): Promise<RepositoryCategory> {
-      const set = categoryColumns(patch);
-      if (Object.keys(set).length === 0) {
-        const current = await categories.getCategory(id);
-        if (!current) throw new NotFoundError("repository category", id);
-        return current;
-      }
+    /** Like `updateRepository`: bumps the version, checks `expectedVersion` when given. */
+    async updateCategory(
+      id: string,
+      patch: RepositoryCategoryPatch,
+      expectedVersion?: number,
+    ): Promise<RepositoryCategory> {
       let row: Selectable<RepositoryCategoryTable> | undefined;
       try {
-        row = await db
+        let query = db
           .updateTable("repository_category")
-          .set(set)
-          .where("id", "=", id)
-          .returningAll()
-          .executeTakeFirst();
+          .set(categoryColumns(patch))
+          .set((eb) => ({ version: eb("version", "+", 1) }))
+          .where("id", "=", id);
+        if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
+        row = await query.returningAll().executeTakeFirst();
       } catch (error) {
         rethrowConstraintError(error, "repository category");
       }
-      if (!row) throw new NotFoundError("repository category", id);
-      return categoryFromRow(row);
+      if (row) return categoryFromRow(row);
+      await staleOrMissing("repository_category", "repository category", id, expectedVersion);
+      throw new NotFoundError("repository category", id);
+    },
+
+    listCategoryPage(
+      query: Omit<KeysetQuery<RepositoryCategory>, "table" | "map">,
+    ): Promise<Page<RepositoryCategory>> {
+      return keysetPage(db, { ...query, table: "repository_category", map: categoryFromRow });
     },
 
     async deleteCategory(id: string): Promise<boolean> {
@@ -815,7 +862,158 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     },
   };
 
-  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows };
+  /** The data API's by-id operations on the cached children (files, branches, issues, workflows). */
+  const children = {
+    async getFileById(id: string): Promise<RepositoryFile | null> {
+      const row = await db.selectFrom("repository_file").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? fileFromRow(row) : null;
+    },
+    listFilePage(query: Omit<KeysetQuery<RepositoryFile>, "table" | "map">): Promise<Page<RepositoryFile>> {
+      return keysetPage(db, { ...query, table: "repository_file", map: fileFromRow });
+    },
+    /** A new file; a taken (repositoryId, path) → ConflictError, unknown repository → NotFoundError. */
+    async createFile(repositoryId: string, input: RepositoryFileInput): Promise<RepositoryFile> {
+      const columns = fileColumns(input);
+      await requireRepository(repositoryId);
+      try {
+        const row = await db
+          .insertInto("repository_file")
+          .values({ ...columns, id: uuidv7(), repositoryId })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return fileFromRow(row);
+      } catch (error) {
+        rethrowConstraintError(error, "repository file");
+      }
+    },
+    async updateFileById(id: string, patch: Partial<RepositoryFileInput>): Promise<RepositoryFile> {
+      const set = definedOnly({
+        path: patch.path === undefined ? undefined : checkPath(patch.path),
+        type: patch.type,
+        name: patch.name,
+        size: patch.size,
+        sha: patch.sha,
+        extension: patch.extension,
+        mimeType: patch.mimeType,
+        encoding: patch.encoding,
+        isReadme: patch.isReadme,
+        content: patch.content,
+        lastFetchAt:
+          patch.lastFetchAt === undefined ? undefined : isoInputOrNull(patch.lastFetchAt, "lastFetchAt"),
+        cacheExpiry:
+          patch.cacheExpiry === undefined ? undefined : isoInputOrNull(patch.cacheExpiry, "cacheExpiry"),
+      });
+      return updateChild("repository_file", "repository file", id, set, fileFromRow);
+    },
+    async deleteFileById(id: string): Promise<boolean> {
+      const result = await db.deleteFrom("repository_file").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async getBranchById(id: string): Promise<RepositoryBranch | null> {
+      const row = await db
+        .selectFrom("repository_branch")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row ? branchFromRow(row) : null;
+    },
+    listBranchPage(
+      query: Omit<KeysetQuery<RepositoryBranch>, "table" | "map">,
+    ): Promise<Page<RepositoryBranch>> {
+      return keysetPage(db, { ...query, table: "repository_branch", map: branchFromRow });
+    },
+    /** A new branch; a taken (repositoryId, name) → ConflictError, unknown repository → NotFoundError. */
+    async createBranch(repositoryId: string, input: RepositoryBranchInput): Promise<RepositoryBranch> {
+      await requireRepository(repositoryId);
+      try {
+        const row = await db
+          .insertInto("repository_branch")
+          .values({
+            id: uuidv7(),
+            repositoryId,
+            name: input.name,
+            sha: input.sha,
+            isDefault: input.isDefault ?? false,
+            lastCommitMessage: input.lastCommitMessage ?? null,
+            lastCommitDate: isoInputOrNull(input.lastCommitDate, "lastCommitDate"),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return branchFromRow(row);
+      } catch (error) {
+        rethrowConstraintError(error, "repository branch");
+      }
+    },
+    async updateBranchById(id: string, patch: Partial<RepositoryBranchInput>): Promise<RepositoryBranch> {
+      const set = definedOnly({
+        name: patch.name,
+        sha: patch.sha,
+        isDefault: patch.isDefault,
+        lastCommitMessage: patch.lastCommitMessage,
+        lastCommitDate:
+          patch.lastCommitDate === undefined
+            ? undefined
+            : isoInputOrNull(patch.lastCommitDate, "lastCommitDate"),
+      });
+      return updateChild("repository_branch", "repository branch", id, set, branchFromRow);
+    },
+    async deleteBranchById(id: string): Promise<boolean> {
+      const result = await db.deleteFrom("repository_branch").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async getIssue(id: string): Promise<RepositoryIssue | null> {
+      const row = await db.selectFrom("repository_issue").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? issueFromRow(row) : null;
+    },
+    listIssuePage(
+      query: Omit<KeysetQuery<RepositoryIssue>, "table" | "map">,
+    ): Promise<Page<RepositoryIssue>> {
+      return keysetPage(db, { ...query, table: "repository_issue", map: issueFromRow });
+    },
+
+    async getWorkflow(id: string): Promise<RepositoryWorkflow | null> {
+      const row = await db
+        .selectFrom("repository_workflow")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row ? workflowFromRow(row) : null;
+    },
+    listWorkflowPage(
+      query: Omit<KeysetQuery<RepositoryWorkflow>, "table" | "map">,
+    ): Promise<Page<RepositoryWorkflow>> {
+      return keysetPage(db, { ...query, table: "repository_workflow", map: workflowFromRow });
+    },
+  };
+
+  async function updateChild<T, R>(
+    table: "repository_file" | "repository_branch",
+    entity: string,
+    id: string,
+    set: Record<string, unknown>,
+    map: (row: R) => T,
+  ): Promise<T> {
+    let row: unknown;
+    try {
+      row =
+        Object.keys(set).length === 0
+          ? await db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst()
+          : await db
+              .updateTable(table)
+              .set(set as never)
+              .where("id", "=", id)
+              .returningAll()
+              .executeTakeFirst();
+    } catch (error) {
+      rethrowConstraintError(error, entity);
+    }
+    if (!row) throw new NotFoundError(entity, id);
+    return map(row as R);
+  }
+
+  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows, ...children };
 }
 
 export type RepositoriesRepo = ReturnType<typeof createRepositoriesRepo>;

@@ -6,8 +6,10 @@ import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
 import { CONTENT_TIER_LEVEL, parseTier } from "../../../core/tiers.ts";
-import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
+import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
+import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
+import type { Page } from "../../db/pagination.ts";
 import type { DB, UserSubscriptionTable } from "../../db/schema.ts";
 import { isoInput, isoInputOrNull, nowIso } from "../../db/values.ts";
 import { ACTIVE_SUBSCRIPTION_STATUSES, subscriptionMetadataSchema } from "./subscriptions.schemas.ts";
@@ -27,6 +29,8 @@ export interface UserSubscription {
   metadata: SubscriptionMetadata | null;
   createdAt: string;
   updatedAt: string;
+  /** Optimistic concurrency: 1 on create, +1 on every update. */
+  version: number;
 }
 
 export interface UserSubscriptionFields {
@@ -88,6 +92,7 @@ function fromRow(row: Row): UserSubscription {
     metadata: fromJson(subscriptionMetadataSchema.nullable(), row.metadata, "metadata"),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    version: row.version,
   };
 }
 
@@ -175,20 +180,42 @@ export function createSubscriptionsRepo(db: Kysely<DB>) {
       }
     },
 
-    async update(id: string, patch: UserSubscriptionPatch): Promise<UserSubscription> {
+    /**
+     * Applies `patch` and bumps the version. With `expectedVersion`, only if the stored version is
+     * still that one: a stale version → ConflictError (the row is untouched); no row → NotFoundError.
+     */
+    async update(
+      id: string,
+      patch: UserSubscriptionPatch,
+      expectedVersion?: number,
+    ): Promise<UserSubscription> {
       let row: Row | undefined;
       try {
-        row = await db
+        let query = db
           .updateTable("user_subscription")
           .set({ ...toColumns(patch), updatedAt: nowIso() })
-          .where("id", "=", id)
-          .returningAll()
-          .executeTakeFirst();
+          .set((eb) => ({ version: eb("version", "+", 1) }))
+          .where("id", "=", id);
+        if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
+        row = await query.returningAll().executeTakeFirst();
       } catch (error) {
         rethrowConstraintError(error, "subscription");
       }
-      if (!row) throw new NotFoundError("subscription", id);
-      return fromRow(row);
+      if (row) return fromRow(row);
+      const current = await db
+        .selectFrom("user_subscription")
+        .select("version")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!current) throw new NotFoundError("subscription", id);
+      throw new ConflictError("subscription was changed by someone else; reload and try again", {
+        details: { id, expectedVersion, currentVersion: current.version },
+      });
+    },
+
+    /** One keyset page of the rows matching every condition (the data API's lists). */
+    listPage(query: Omit<KeysetQuery<UserSubscription>, "table" | "map">): Promise<Page<UserSubscription>> {
+      return keysetPage(db, { ...query, table: "user_subscription", map: fromRow });
     },
 
     async delete(id: string): Promise<boolean> {

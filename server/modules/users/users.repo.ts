@@ -10,6 +10,7 @@ import {
   NotFoundError,
   rethrowConstraintError,
 } from "../../db/errors.ts";
+import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { DB, GroupTable, UserTable } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
@@ -246,6 +247,11 @@ export function createUsersRepo(db: Kysely<DB>) {
         .limit(limit + 1)
         .execute();
       return toPage(rows, limit, fromRow, (r) => ({ createdAt: toIso(r.createdAt), id: r.id }));
+    },
+
+    /** One keyset page of the rows matching every condition (the data API's lists). */
+    listPage(query: Omit<KeysetQuery<User>, "table" | "map">): Promise<Page<User>> {
+      return keysetPage(db, { ...query, table: "user", map: fromRow });
     },
 
     async create(input: NewUser): Promise<User> {

@@ -1,0 +1,29 @@
+/**
+ * What every resolver receives: who is asking (the identity actor, for body links, and the
+ * service actor every service operation takes), the services, and this request's data loaders.
+ */
+import type { Actor } from "../auth/identity.ts";
+import type { ServiceActor } from "../modules/actor.ts";
+import type { BodyLinkIssuer } from "../modules/content/body-links.ts";
+import type { ContentModelServices } from "../modules/content/content-models.ts";
+import type { Loaders } from "./loaders.ts";
+
+/** The services resolvers call (thin resolvers: access is checked inside each operation). */
+export interface GraphQLServices {
+  content: ContentModelServices;
+}
+
+/** Set by the HTTP handler for each request (`http.ts`). */
+export interface GraphQLServerContext {
+  /** The identity actor (session, bearer, API key, service or visitor). */
+  identity: Actor;
+  /** The same request's actor as the services take it. */
+  actor: ServiceActor;
+  services: GraphQLServices;
+  /** Issues body links (runtime.identity, runtime.bodyLinks, runtime.logger). */
+  links: BodyLinkIssuer;
+  /** Mutations with a session cookie need this app's Origin (or Referer): the CSRF check. */
+  sameOrigin: boolean;
+}
+
+export type GraphQLContext = GraphQLServerContext & { loaders: Loaders };

@@ -1,0 +1,53 @@
+import { GraphQLError } from "graphql";
+import { describe, expect, it, vi } from "vitest";
+import { BadInputError, ConflictError, DataIntegrityError, NotFoundError } from "../db/errors.ts";
+import { ServiceError } from "../modules/organizations/service-error.ts";
+import { codeOf, gqlError, maskError } from "./errors.ts";
+
+/** A resolver error as graphql-js wraps it (path, original error). */
+const wrapped = (original: Error) =>
+  new GraphQLError(original.message, { path: ["getContent"], originalError: original });
+
+describe("maskError", () => {
+  it.each([
+    [new NotFoundError("content", "x"), "NOT_FOUND"],
+    [new ConflictError("content was changed by someone else"), "CONFLICT"],
+    [new BadInputError("limit must be a whole number from 1 to 100"), "BAD_USER_INPUT"],
+    [new ServiceError("FORBIDDEN", "not yours"), "FORBIDDEN"],
+    [new ServiceError("UNAUTHENTICATED", "sign in"), "UNAUTHENTICATED"],
+  ])("maps %s to its code with its message and path, without a stack", (original, code) => {
+    const masked = maskError(wrapped(original), "Unexpected error.");
+    expect(masked.extensions).toEqual({ code });
+    expect(masked.message).toBe(original.message);
+    expect(masked.path).toEqual(["getContent"]);
+    expect(JSON.stringify(masked.toJSON())).not.toContain("at ");
+  });
+
+  it("masks unexpected errors (SQL, data integrity, plain errors) and reports them", () => {
+    const onUnexpected = vi.fn();
+    for (const original of [
+      new Error("SQLITE_ERROR: no such column: secret"),
+      new DataIntegrityError("stored tags has an unexpected shape"),
+    ]) {
+      const masked = maskError(wrapped(original), "Unexpected error.", onUnexpected);
+      expect(masked.message).toBe("Unexpected error.");
+      expect(masked.extensions).toEqual({ code: "INTERNAL_SERVER_ERROR" });
+      expect(JSON.stringify(masked.toJSON())).not.toContain("SQLITE");
+    }
+    expect(onUnexpected).toHaveBeenCalledTimes(2);
+    expect(maskError("a string", "Unexpected error.").message).toBe("Unexpected error.");
+  });
+
+  it("passes GraphQL's own errors (parse, validation) and our coded errors unchanged", () => {
+    const validation = new GraphQLError('Cannot query field "nope" on type "Query".');
+    expect(maskError(validation, "Unexpected error.")).toBe(validation);
+    const ours = gqlError("FORBIDDEN", "API keys are read only");
+    expect(maskError(wrapped(ours), "Unexpected error.").extensions.code).toBe("FORBIDDEN");
+  });
+
+  it("codeOf knows only the data API's codes", () => {
+    expect(codeOf(new DataIntegrityError("x"))).toBeNull();
+    expect(codeOf({ code: "RATE_LIMITED" })).toBe("RATE_LIMITED");
+    expect(codeOf(null)).toBeNull();
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * `/graphql` on the Hono app: POST (and GET for queries; GraphiQL outside production). Before
+ * Yoga sees a request: the body limit (413), the caller's credential (`resolveActor`: a present
+ * but invalid one → 401 UNAUTHENTICATED, a rate-limited API key → 429 RATE_LIMITED with
+ * Retry-After, both as GraphQL errors), and whether it came from this site (the CSRF check that
+ * the mutation gate applies to cookie sessions).
+ */
+import type { Context, Hono } from "hono";
+import { allowedOrigins } from "../http/account-api.ts";
+import { readLimited } from "../http/read-limited.ts";
+import { serviceActor } from "../modules/actor.ts";
+import type { Runtime } from "../runtime.ts";
+import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
+import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
+import { createGraphQLYoga, type GraphQLMode } from "./yoga.ts";
+
+const errorResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  new Response(
+    JSON.stringify({ errors: [{ message, extensions: { code } }], extensions: { apiVersion: API_VERSION } }),
+    {
+      status,
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    },
+  );
+
+/** Origin, else the origin of Referer; null when neither is there or parses. */
+function requestOrigin(c: Context): string | null {
+  const origin = c.req.header("origin");
+  if (origin && origin !== "null") return origin;
+  const referer = c.req.header("referer");
+  if (!referer) return null;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** GraphiQL (development) loads its page from a CDN: its own policy instead of the app's. */
+const GRAPHIQL_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline' https://unpkg.com; style-src 'self' 'unsafe-inline' https://unpkg.com; img-src 'self' data: https:; connect-src 'self'; font-src 'self' data: https://unpkg.com; object-src 'none'; frame-ancestors 'none'";
+
+// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {
+  const yoga = createGraphQLYoga({ mode, logger: runtime.logger });
+  const services: GraphQLServices = { content: runtime.services.contentModels };
+
+  app.on(["GET", "POST"], "/graphql", async (c) => {
+    let body: Uint8Array | undefined;
+    if (c.req.method === "POST") {
+      const read = await readLimited(c.req.raw, GRAPHQL_LIMITS.maxBodyBytes);
+      if (read === null) {
+        return errorResponse(
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The request body is larger than ${GRAPHQL_LIMITS.maxBodyBytes / 1024} KB.`,
+        );
+      }
+      body = read;
+    }
+    const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
+    if (!resolved.ok) {
+      return errorResponse(
+        resolved.status,
+        resolved.code,
+        resolved.message,
+        resolved.retryAfterS !== undefined ? { "retry-after": String(resolved.retryAfterS) } : {},
+      );
+    }
+    const origin = requestOrigin(c);
+    const serverContext: GraphQLServerContext = {
+      identity: resolved.actor,
+      actor: serviceActor(resolved.actor),
+      services,
+      links: runtime,
+      sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),
+    };
+    const request = new Request(c.req.url, {
+      method: c.req.method,
+      headers: c.req.raw.headers,
+      body: body as BodyInit | undefined,
+    });
+    const response = await yoga.handleRequest(request, serverContext);
+    const headers = new Headers(response.headers);
+    headers.set("cache-control", "private, no-store");
+    if (mode !== "production" && (headers.get("content-type") ?? "").includes("text/html")) {
+      headers.set("content-security-policy", GRAPHIQL_CSP);
+    }
+    return new Response(response.body, { status: response.status, headers });
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The data API's GraphQL Yoga instance: the schema, error masking with our codes, the limits
+ * (graphql-armor: depth, cost, aliases, directives, tokens; field suggestions blocked in
+ * production), introspection and GraphiQL off in production, the mutation gate (who may write
+ * at all, and the CSRF check for cookie sessions) and `extensions.apiVersion` on every response.
+ */
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { type ExecutionResult, getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { Logger } from "pino";
+import type { GraphQLContext, GraphQLServerContext } from "./context.ts";
+import { gqlError, maskError } from "./errors.ts";
+import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
+import { createLoaders } from "./loaders.ts";
+import { schema } from "./schema.ts";
+
+export type GraphQLMode = "production" | "development" | "test";
+
+/** Why the caller may not run a mutation at all, or null (the services then apply the rules). */
+export function mutationRefusal(ctx: GraphQLServerContext) {
+  switch (ctx.identity.kind) {
+    case "visitor":
+      return gqlError("UNAUTHENTICATED", "Sign in (a session or a bearer ID token) to make changes.");
+    case "api-key":
+      return gqlError(
+        "FORBIDDEN",
+        "API keys are read only: use a session or a bearer ID token to make changes.",
+      );
+    case "service":
+      return gqlError("FORBIDDEN", "Service credentials are read only.");
+    case "session":
+      return ctx.sameOrigin
+        ? null
+        : gqlError("FORBIDDEN", "This request did not come from this site, so it was refused.");
+    case "bearer":
+      return null;
+  }
+}
+
+const mutationGate: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (operation?.operation !== "mutation") return;
+    const refusal = mutationRefusal(args.contextValue as unknown as GraphQLContext);
+    if (refusal) setResultAndStopExecution({ errors: [refusal] });
+  },
+};
+
+const withApiVersion = (result: ExecutionResult): ExecutionResult => ({
+  ...result,
+  extensions: { ...(result.extensions ?? {}), apiVersion: API_VERSION },
+});
+
+/** `extensions.apiVersion` on every response (results, errors, parse failures). */
+const apiVersionPlugin: Plugin = {
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result)) setResult(result.map(withApiVersion));
+    else if (result && typeof result === "object" && !(Symbol.asyncIterator in result)) {
+      setResult(withApiVersion(result as ExecutionResult));
+    }
+  },
+};
+
+const noIntrospection: Plugin = {
+  onValidate({ addValidationRule }) {
+    addValidationRule(NoSchemaIntrospectionCustomRule);
+  },
+};
+
+export function createGraphQLYoga(options: { mode: GraphQLMode; logger?: Pick<Logger, "error"> }) {
+  const production = options.mode === "production";
+  return createYoga<GraphQLServerContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: !production,
+    landingPage: false,
+    logging: false,
+    batching: false,
+    maskedErrors: {
+      maskError: (error, message) =>
+        maskError(error, message, (err) => options.logger?.error({ err }, "graphql: unexpected error")),
+    },
+    context: ({ services, actor }) => ({ loaders: createLoaders(services, actor) }),
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+        costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+        maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+        maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+        maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+        blockFieldSuggestion: { enabled: production },
+      }),
+      ...(production ? [noIntrospection] : []),
+      mutationGate,
+      apiVersionPlugin,
+    ],
+  });
+}
+
+export type GraphQLYoga = ReturnType<typeof createGraphQLYoga>;

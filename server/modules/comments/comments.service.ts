@@ -1,0 +1,254 @@
+/**
+ * Comment operations of the data API (docs/decisions/007-data-rules.md). Deny by default:
+ * - read: whoever may read the body of the content the comment belongs to (published content,
+ *   the reader's tier reaches its tier and, when it names roles, a role of the reader), and only
+ *   published comments, plus the reader's own. Moderators (platform admins, ContentManager and
+ *   Editor roles) and service credentials with `content:read:all` read every comment. A comment
+ *   the reader may not read is NOT_FOUND (lists leave it out, in SQL); API keys and service
+ *   credentials need `content:read`.
+ * - create: signed-in users (authorId is the actor), on content whose body they may read.
+ *   content.commentCount goes up in the same transaction.
+ * - update: the author changes the body; moderators change the status (published, hidden,
+ *   pending). Versioned: a stale version → CONFLICT.
+ * - delete: the author or a moderator; the replies go with it and commentCount goes down by the
+ *   number removed, in the same transaction.
+ */
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import { z } from "zod";
+import { canAccessContent, hasAnyRole, meetsContentTier, TIERS } from "../../../core/index.ts";
+import { dialectOf } from "../../db/dialect.ts";
+import { BadInputError, ForbiddenError, NotFoundError } from "../../db/errors.ts";
+import type { FilterFields } from "../../db/filters.ts";
+import type { DB } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
+import { readsAllContent, requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Content, createContentRepo } from "../content/content.repo.ts";
+import {
+  type Connection,
+  direction,
+  filterConditions,
+  type ListArgs,
+  type ListByKeyArgs,
+  parseInput,
+  requireId,
+  requireVersion,
+  sortKeyConditions,
+  toConnection,
+} from "../data-service.ts";
+import { type Comment, createCommentsRepo } from "./comments.repo.ts";
+
+export type { Comment };
+
+export const COMMENT_FILTER_FIELDS: FilterFields = {
+  id: "string",
+  contentId: "string",
+  authorId: "string",
+  body: "string",
+  parentCommentId: "string",
+  status: "string",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+  version: "number",
+};
+
+export const COMMENT_STATUSES = ["published", "hidden", "pending"] as const;
+export const COMMENT_BODY_MAX = 5000;
+/** Roles that moderate comments (besides platform admins). */
+export const MODERATOR_ROLES = ["ContentManager", "Editor"];
+
+const body = z
+  .string()
+  .max(COMMENT_BODY_MAX)
+  .refine((v) => v.trim().length > 0, "cannot be empty");
+
+export const createCommentInput = z.strictObject({
+  contentId: z.string().min(1).max(200),
+  body,
+  parentCommentId: z.string().min(1).max(200).nullable().optional(),
+});
+
+export const updateCommentInput = z.strictObject({ body, status: z.enum(COMMENT_STATUSES) }).partial();
+
+export interface CommentsServiceDeps {
+  db: Kysely<DB>;
+}
+
+/** Platform admins and the ContentManager / Editor roles (signed in). */
+export function isModerator(actor: ServiceActor): boolean {
+  return actor.kind === "user" && (actor.platformAdmin || hasAnyRole(actor.roles, MODERATOR_ROLES));
+}
+
+function readsEverything(actor: ServiceActor): boolean {
+  return isModerator(actor) || readsAllContent(actor);
+}
+
+export function createCommentsService(deps: CommentsServiceDeps) {
+  const { db } = deps;
+  const repo = createCommentsRepo(db);
+  const contents = createContentRepo(db);
+  const dialect = dialectOf(db);
+
+  /** "visible": published (or the actor reads everything); "locked": visible, body not readable. */
+  function contentStanding(actor: ServiceActor, content: Content | null): "missing" | "locked" | "ok" {
+    if (!content) return "missing";
+    if (readsEverything(actor)) return "ok";
+    if (content.status !== "published") return "missing";
+    const readable = canAccessContent(
+      { minTier: content.tier, rolesRequired: content.rolesRequired },
+      { tier: actor.access.tier, roles: actor.access.roles },
+    );
+    return readable ? "ok" : "locked";
+  }
+
+  function commentVisible(actor: ServiceActor, comment: Comment): boolean {
+    if (readsEverything(actor)) return true;
+    return comment.status === "published" || (actor.userId !== null && comment.authorId === actor.userId);
+  }
+
+  /** The read rule in SQL (null: everything). Mirrors `contentStanding` and `commentVisible`. */
+  function visibleSql(actor: ServiceActor): RawBuilder<boolean> | null {
+    if (readsEverything(actor)) return null;
+    const tiers = TIERS.filter((t) => meetsContentTier(actor.access.tier, t));
+    const needles = actor.access.roles.flatMap((r) => [`[${JSON.stringify(r)}`, `,${JSON.stringify(r)}`]);
+    const roleChecks = needles.map((n) =>
+      dialect === "postgres"
+        ? sql`strpos(${sql.ref("c.rolesRequired")}, ${n}) > 0`
+        : sql`instr(${sql.ref("c.rolesRequired")}, ${n}) > 0`,
+    );
+    const rolesOk = roleChecks.length
+      ? sql`(${sql.ref("c.rolesRequired")} = '[]' or ${sql.join(roleChecks, sql` or `)})`
+      : sql`${sql.ref("c.rolesRequired")} = '[]'`;
+    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${sql.ref("c.status")} = 'published' and ${sql.ref("c.tier")} in (${sql.join(tiers)}) and ${rolesOk})`;
+    const own = actor.userId ? sql` or ${sql.ref("comment.authorId")} = ${actor.userId}` : sql``;
+    return sql<boolean>`(${contentOk} and (${sql.ref("comment.status")} = 'published'${own}))`;
+  }
+
+  async function list(
+    actor: ServiceActor,
+    keyConditions: RawBuilder<boolean>[],
+    sortColumn: string | null,
+    args: ListByKeyArgs,
+  ): Promise<Connection<Comment>> {
+    requireReadScope(actor, "content:read");
+    const visible = visibleSql(actor);
+    const page = await repo.listPage({
+      conditions: [
+        ...(visible ? [visible] : []),
+        ...keyConditions,
+        ...filterConditions(COMMENT_FILTER_FIELDS, args.filter, dialect, "comment"),
+      ],
+      sortColumn,
+      direction: direction(args.sortDirection),
+      limit: args.limit,
+      cursor: args.nextToken,
+    });
+    return toConnection(page, (c) => c);
+  }
+
+  /** The comment if the actor may read it, else NotFoundError (never the text). */
+  async function readable(actor: ServiceActor, id: string): Promise<Comment> {
+    requireReadScope(actor, "content:read");
+    const comment = await repo.getById(requireId(id));
+    if (!comment || !commentVisible(actor, comment)) throw new NotFoundError("comment", id);
+    const content = await contents.getById(comment.contentId);
+    if (contentStanding(actor, content) !== "ok") throw new NotFoundError("comment", id);
+    return comment;
+  }
+
+  return {
+    get: async (actor: ServiceActor, id: string): Promise<Comment> => readable(actor, id),
+
+    /** Every comment the actor may read, by id. */
+    list: async (actor: ServiceActor, args: ListArgs = {}) => list(actor, [], null, args),
+
+    /**
+     * listCommentByContentIdAndCreatedAt (index contentId, createdAt, id). Content the actor
+     * cannot see → NOT_FOUND; content whose body is locked for the actor → FORBIDDEN.
+     */
+    async listByContentIdAndCreatedAt(actor: ServiceActor, contentId: string, args: ListByKeyArgs = {}) {
+      requireReadScope(actor, "content:read");
+      const standing = contentStanding(actor, await contents.getById(requireId(contentId, "contentId")));
+      if (standing === "missing") throw new NotFoundError("content", contentId);
+      if (standing === "locked") throw new ForbiddenError("your plan does not include this content");
+      return list(
+        actor,
+        [
+          sql<boolean>`${sql.ref("comment.contentId")} = ${contentId}`,
+          ...sortKeyConditions("createdAt", "datetime", args.sortKey, dialect),
+        ],
+        "createdAt",
+        args,
+      );
+    },
+
+    /** listCommentByAuthorIdAndCreatedAt (index authorId, createdAt, id): only what the actor may read. */
+    async listByAuthorIdAndCreatedAt(actor: ServiceActor, authorId: string, args: ListByKeyArgs = {}) {
+      return list(
+        actor,
+        [
+          sql<boolean>`${sql.ref("comment.authorId")} = ${requireId(authorId, "authorId")}`,
+          ...sortKeyConditions("createdAt", "datetime", args.sortKey, dialect),
+        ],
+        "createdAt",
+        args,
+      );
+    },
+
+    async create(actor: ServiceActor, input: unknown): Promise<Comment> {
+      const authorId = requireUser(actor);
+      const data = parseInput(createCommentInput, input);
+      const standing = contentStanding(actor, await contents.getById(data.contentId));
+      if (standing === "missing") throw new NotFoundError("content", data.contentId);
+      if (standing === "locked") throw new ForbiddenError("your plan does not include this content");
+      if (data.parentCommentId) {
+        const parent = await repo.getById(data.parentCommentId);
+        if (!parent || parent.contentId !== data.contentId || !commentVisible(actor, parent)) {
+          throw new BadInputError("input.parentCommentId is not a comment on this content");
+        }
+      }
+      return inTransaction(db, async (trx) => {
+        const created = await createCommentsRepo(trx).create({
+          contentId: data.contentId,
+          authorId,
+          body: data.body,
+          parentCommentId: data.parentCommentId ?? null,
+          status: "published",
+        });
+        await createContentRepo(trx).incrementCounters(data.contentId, { commentCount: 1 });
+        return created;
+      });
+    },
+
+    async update(actor: ServiceActor, id: string, expectedVersion: number, patch: unknown): Promise<Comment> {
+      const userId = requireUser(actor);
+      const version = requireVersion(expectedVersion);
+      const comment = await readable(actor, id);
+      const data = parseInput(updateCommentInput, patch);
+      if (data.body !== undefined && comment.authorId !== userId) {
+        throw new ForbiddenError("only the author can edit a comment");
+      }
+      if (data.status !== undefined && !isModerator(actor)) {
+        throw new ForbiddenError("only moderators can change a comment's status");
+      }
+      return repo.update(id, data, version);
+    },
+
+    /** Deletes the comment and its replies; returns the comment. */
+    async delete(actor: ServiceActor, id: string): Promise<Comment> {
+      const userId = requireUser(actor);
+      const comment = await readable(actor, id);
+      if (comment.authorId !== userId && !isModerator(actor)) {
+        throw new ForbiddenError("only the author or a moderator can delete a comment");
+      }
+      await inTransaction(db, async (trx) => {
+        const comments = createCommentsRepo(trx);
+        const removed = await comments.countThread(id);
+        if (!(await comments.delete(id))) throw new NotFoundError("comment", id);
+        await createContentRepo(trx).incrementCounters(comment.contentId, { commentCount: -removed });
+      });
+      return comment;
+    },
+  };
+}
+
+export type CommentsService = ReturnType<typeof createCommentsService>;

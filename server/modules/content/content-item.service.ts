@@ -1,0 +1,132 @@
+/**
+ * The ContentItem model of the data API (issue 5): the API projection of content. Metadata is
+ * readable by everyone (items without publishedAt only by content writers and platform admins,
+ * filtered in SQL); `bodyS3Key` only for readers whose tier and roles open the item; written only
+ * by app-owner and app-admin (`canManageContentCatalog`). Items are not versioned.
+ */
+import { type Kysely, sql } from "kysely";
+import { canAccessContent, canManageContentCatalog, canSeeUnpublishedContent } from "../../../core/index.ts";
+import { type Dialect, dialectOf } from "../../db/dialect.ts";
+import { ForbiddenError, NotFoundError } from "../../db/errors.ts";
+import { type FilterFields, filterSql, parseFilter } from "../../db/filters.ts";
+import { keysetPage } from "../../db/keyset-page.ts";
+import type { Page } from "../../db/pagination.ts";
+import type { DB } from "../../db/schema.ts";
+import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { contentItemCreateSchema, contentItemWriteSchema, parseInput } from "./content.schemas.ts";
+import { publicStructuredData } from "./content.service.ts";
+import {
+  type ContentItem,
+  contentItemFromRow,
+  createContentItemRepo,
+  type NewContentItem,
+} from "./content-item.repo.ts";
+import type { ListArgs } from "./content-model.service.ts";
+
+export type ContentItemView = ContentItem & { locked: boolean };
+
+export const CONTENT_ITEM_FILTER_FIELDS: FilterFields = {
+  id: "string",
+  contentId: "string",
+  title: "string",
+  slug: "string",
+  tier: "string",
+  tenant: "string",
+  categoryId: "string",
+  category: "string",
+  categorySlug: "string",
+  categoryTier: "string",
+  section: "string",
+  isPublic: "boolean",
+  publishedAt: "datetime",
+  updatedAt: "datetime",
+  createdAt: "datetime",
+  excerpt: "string",
+};
+
+export function viewContentItem(actor: ServiceActor, item: ContentItem): ContentItemView {
+  const granted = canAccessContent({ minTier: item.tier }, actor.access);
+  return {
+    ...item,
+    bodyS3Key: granted ? item.bodyS3Key : null,
+    structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
+    locked: !granted,
+  };
+}
+
+export function createContentItemService(deps: { db: Kysely<DB> }) {
+  const { db } = deps;
+  const repo = createContentItemRepo(db);
+  const dialect: Dialect = dialectOf(db);
+  const seesUnpublished = (actor: ServiceActor) =>
+    canManageContentCatalog(actor.access) || canSeeUnpublishedContent(actor.access);
+  const visible = (actor: ServiceActor, item: ContentItem | null): item is ContentItem =>
+    item !== null && (item.publishedAt !== null || seesUnpublished(actor));
+
+  function requireCatalogManager(actor: ServiceActor): void {
+    requireUser(actor);
+    if (!canManageContentCatalog(actor.access)) {
+      throw new ForbiddenError("only app-owner and app-admin may change content items");
+    }
+  }
+
+  return {
+    async get(actor: ServiceActor, id: string): Promise<ContentItemView | null> {
+      requireReadScope(actor, "content:read");
+      const item = await repo.getById(id);
+      return visible(actor, item) ? viewContentItem(actor, item) : null;
+    },
+
+    /** Visible items of several content records (the data loaders), by id within each record. */
+    async listByContentIds(actor: ServiceActor, contentIds: readonly string[]): Promise<ContentItemView[]> {
+      requireReadScope(actor, "content:read");
+      if (contentIds.length === 0) return [];
+      let query = db
+        .selectFrom("content_item")
+        .selectAll()
+        .where("contentId", "in", [...contentIds]);
+      if (!seesUnpublished(actor)) query = query.where("publishedAt", "is not", null);
+      const rows = await query.orderBy("id").execute();
+      return rows.map((r) => viewContentItem(actor, contentItemFromRow(r)));
+    },
+
+    async list(actor: ServiceActor, args: ListArgs): Promise<Page<ContentItemView>> {
+      requireReadScope(actor, "content:read");
+      const filter = parseFilter(CONTENT_ITEM_FILTER_FIELDS, args.filter);
+      const conditions = [filterSql(CONTENT_ITEM_FILTER_FIELDS, filter, { dialect })];
+      if (!seesUnpublished(actor)) {
+        conditions.push(sql<boolean>`${sql.ref("publishedAt")} is not null`);
+      }
+      const page = await keysetPage(db, {
+        table: "content_item",
+        conditions: conditions.filter((c) => c !== null),
+        sortColumn: null,
+        limit: args.limit,
+        cursor: args.nextToken,
+        map: contentItemFromRow as (row: never) => ContentItem,
+      });
+      return { items: page.items.map((i) => viewContentItem(actor, i)), nextCursor: page.nextCursor };
+    },
+
+    async create(actor: ServiceActor, input: unknown): Promise<ContentItemView> {
+      requireCatalogManager(actor);
+      const fields = parseInput(contentItemCreateSchema, input, "input");
+      return viewContentItem(actor, await repo.create(fields as NewContentItem));
+    },
+
+    async update(actor: ServiceActor, id: string, input: unknown): Promise<ContentItemView> {
+      requireCatalogManager(actor);
+      const fields = parseInput(contentItemWriteSchema, input, "input");
+      return viewContentItem(actor, await repo.update(id, fields));
+    },
+
+    async delete(actor: ServiceActor, id: string): Promise<ContentItemView> {
+      requireCatalogManager(actor);
+      const current = await repo.getById(id);
+      if (!current || !(await repo.delete(id))) throw new NotFoundError("content item", id);
+      return viewContentItem(actor, current);
+    },
+  };
+}
+
+export type ContentItemService = ReturnType<typeof createContentItemService>;

@@ -1,0 +1,224 @@
+/**
+ * User operations of the data API (docs/decisions/007-data-rules.md). Deny by default:
+ * - read: signed-in users, and service credentials with `content:read:all`. A user reads all of
+ *   their own row; everyone else's row is its public profile only (id, username, displayName,
+ *   bio, avatar, createdAt). Platform admins read whole rows (e-mail included). Inactive users
+ *   are listed only for platform admins (and themselves). Filters on private fields (email, name,
+ *   role, isActive …) are refused for anyone who could not read them (no guessing by filter).
+ *   Visitors → UNAUTHENTICATED; API keys → FORBIDDEN.
+ * - update: the user (name, displayName, bio) or a platform admin (the same fields). E-mail,
+ *   username, avatar (set by the upload endpoint), groups, role, tier, isActive and
+ *   emailVerified are never taken here.
+ * - create: platform admins only (sign-up is Better Auth's; the row has no password).
+ * - delete: platform admins only. People delete their own account with the profile service's
+ *   `deleteAccount` (password and a recent sign-in).
+ */
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import { z } from "zod";
+import { dialectOf } from "../../db/dialect.ts";
+import { ForbiddenError, NotFoundError } from "../../db/errors.ts";
+import type { FilterFields } from "../../db/filters.ts";
+import type { DB } from "../../db/schema.ts";
+import { readsAllContent, requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
+import { createAuditRepo } from "../audit/audit.repo.ts";
+import {
+  type Connection,
+  filterConditions,
+  type ListArgs,
+  parseInput,
+  requireId,
+  toConnection,
+} from "../data-service.ts";
+import { BIO_MAX } from "./profile.service.ts";
+import { createUsersRepo, type User } from "./users.repo.ts";
+
+/** What anyone allowed to read users sees of another user. */
+export interface PublicUser {
+  id: string;
+  username: string | null;
+  displayName: string | null;
+  bio: string | null;
+  /** The avatar's URL (served to signed-in users), not its storage key. */
+  avatar: string | null;
+  createdAt: string;
+}
+
+/** A user's own row, or any row for a platform admin. */
+export interface PrivateUser extends PublicUser {
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  role: string | null;
+  isActive: boolean;
+  accountType: string | null;
+  updatedAt: string;
+}
+
+export type UserView = PublicUser | PrivateUser;
+
+/** Better Auth's createdAt/updatedAt (timestamptz on PostgreSQL) are not filterable. */
+export const PUBLIC_USER_FILTER_FIELDS: FilterFields = {
+  id: "string",
+  username: "string",
+  displayName: "string",
+};
+
+export const ADMIN_USER_FILTER_FIELDS: FilterFields = {
+  ...PUBLIC_USER_FILTER_FIELDS,
+  name: "string",
+  email: "string",
+  emailVerified: "boolean",
+  role: "string",
+  isActive: "boolean",
+  accountType: "string",
+};
+
+/** Control characters are refused in single-line fields. */
+const noControl = (v: string) => ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+const line = (max: number) => z.string().trim().min(1).max(max).refine(noControl, "control characters");
+
+export const updateUserInput = z
+  .strictObject({
+    name: line(120),
+    displayName: line(80).nullable(),
+    bio: z.string().max(BIO_MAX).nullable(),
+  })
+  .partial();
+
+export const createUserInput = z.strictObject({
+  name: line(120),
+  email: z.email().max(254),
+  username: z
+    .string()
+    .min(3)
+    .max(30)
+    .regex(/^[A-Za-z0-9_.]+$/)
+    .optional(),
+  displayName: line(80).nullable().optional(),
+  bio: z.string().max(BIO_MAX).nullable().optional(),
+});
+
+const avatarUrlOf = (user: User) =>
+  user.avatar
+    ? `/api/account/avatar/${encodeURIComponent(user.id)}?v=${Date.parse(user.updatedAt) || 0}`
+    : null;
+
+export function publicUser(user: User): PublicUser {
+  return {
+    id: user.id,
+    username: user.displayUsername ?? user.username,
+    displayName: user.displayName,
+    bio: user.bio,
+    avatar: avatarUrlOf(user),
+    createdAt: user.createdAt,
+  };
+}
+
+export function privateUser(user: User): PrivateUser {
+  return {
+    ...publicUser(user),
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    role: user.role,
+    isActive: user.isActive,
+    accountType: user.accountType,
+    updatedAt: user.updatedAt,
+  };
+}
+
+export interface UsersServiceDeps {
+  db: Kysely<DB>;
+}
+
+export function createUsersService(deps: UsersServiceDeps) {
+  const { db } = deps;
+  const repo = createUsersRepo(db);
+  const audit = createAuditRepo(db);
+  const dialect = dialectOf(db);
+
+  /** Who is reading: the user's id ("" for a service credential), or a refusal. */
+  function reader(actor: ServiceActor): string {
+    if (readsAllContent(actor)) return "";
+    return requireUser(actor);
+  }
+
+  function view(actor: ServiceActor, user: User): UserView {
+    return actor.platformAdmin || (actor.userId !== null && actor.userId === user.id)
+      ? privateUser(user)
+      : publicUser(user);
+  }
+
+  function visibleSql(actor: ServiceActor, readerId: string): RawBuilder<boolean> | null {
+    if (actor.platformAdmin) return null;
+    return sql<boolean>`(${sql.ref("isActive")} = ${true} or ${sql.ref("id")} = ${readerId})`;
+  }
+
+  return {
+    async get(actor: ServiceActor, id: string): Promise<UserView> {
+      const readerId = reader(actor);
+      const user = await repo.getById(requireId(id));
+      if (!user || (!user.isActive && !actor.platformAdmin && user.id !== readerId)) {
+        throw new NotFoundError("user", id);
+      }
+      return view(actor, user);
+    },
+
+    /** Users by id; filters on private fields only for platform admins. */
+    async list(actor: ServiceActor, args: ListArgs = {}): Promise<Connection<UserView>> {
+      const readerId = reader(actor);
+      const fields = actor.platformAdmin ? ADMIN_USER_FILTER_FIELDS : PUBLIC_USER_FILTER_FIELDS;
+      const visible = visibleSql(actor, readerId);
+      const page = await repo.listPage({
+        conditions: [...(visible ? [visible] : []), ...filterConditions(fields, args.filter, dialect)],
+        sortColumn: null,
+        direction: "ASC",
+        limit: args.limit,
+        cursor: args.nextToken,
+      });
+      return toConnection(page, (u) => view(actor, u));
+    },
+
+    /** Platform admins only: a user row without a password (they set one through a reset). */
+    async create(actor: ServiceActor, input: unknown): Promise<PrivateUser> {
+      const adminId = requirePlatformAdmin(actor);
+      const data = parseInput(createUserInput, input);
+      const created = await repo.create({ ...data, emailVerified: false });
+      await audit.append({
+        action: "user_created",
+        actorId: adminId,
+        targetType: "user",
+        targetId: created.id,
+      });
+      return privateUser(created);
+    },
+
+    /** The user themself or a platform admin; only name, displayName and bio. */
+    async update(actor: ServiceActor, id: string, patch: unknown): Promise<PrivateUser> {
+      const userId = requireUser(actor);
+      requireId(id);
+      if (id !== userId && !actor.platformAdmin) {
+        // Someone else's row: indistinguishable from a missing one unless it is readable.
+        const exists = await repo.getById(id);
+        if (!exists?.isActive) throw new NotFoundError("user", id);
+        throw new ForbiddenError("you can only change your own profile");
+      }
+      const data = parseInput(updateUserInput, patch);
+      const current = await repo.getById(id);
+      if (!current) throw new NotFoundError("user", id);
+      const updated = Object.keys(data).length === 0 ? current : await repo.update(id, data);
+      return privateUser(updated);
+    },
+
+    /** Platform admins only (account deletion by its owner: profile service `deleteAccount`). */
+    async delete(actor: ServiceActor, id: string): Promise<PrivateUser> {
+      const adminId = requirePlatformAdmin(actor);
+      const user = await repo.getById(requireId(id));
+      if (!user || !(await repo.delete(id))) throw new NotFoundError("user", id);
+      await audit.append({ action: "user_deleted", actorId: adminId, targetType: "user", targetId: id });
+      return privateUser(user);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
