@@ -99,7 +99,7 @@ describe.each(testDialects())("data API queries (%s)", (dialect) => {
         contextValue: contextFor(t.db.withPlugin(plugin)),
       });
       expect(result.errors).toBeUndefined();
-      const items = (result.data?.listContents as { items: Array<Record<string, unknown>> }).items;
+      const items = (result.data!.listContents as { items: Array<Record<string, unknown>> }).items;
       expect(items).toHaveLength(n);
       expect(items.every((i) => i.authorName === "Ada Author" && i.contentCategory !== null)).toBe(true);
       return nodes.length;

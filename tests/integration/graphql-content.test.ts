@@ -123,7 +123,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
   const bySlug = (who: Who, slug: string) =>
     gql(`query ($slug: String!) { listContentBySlug(slug: $slug) { items { ${ITEM} } } }`, { slug }, who);
   const firstOf = (r: GqlResult, field: string) =>
-    ((r.data?.[field] as { items: Array<Record<string, unknown>> }).items[0] ?? null) as Record<
+    ((r.data![field] as { items: Array<Record<string, unknown>> }).items[0] ?? null) as Record<
       string,
       unknown
     > | null;
@@ -264,7 +264,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
       for (const who of ["manager", "bearerManager", "admin", "owner"] as const) {
         const res = await gql(CREATE, { input: { ...draft(), authorId: undefined } }, who);
         expect(res.errors, who).toBeUndefined();
-        const created = res.data?.createContent as Record<string, unknown>;
+        const created = res.data!.createContent as Record<string, unknown>;
         expect(created.status).toBe("draft");
         expect(created.version).toBe(1);
         expect(created.authorId).toMatch(/.+/);
@@ -284,7 +284,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
 
     it("drafts are invisible to readers, visible to content staff", async () => {
       const input = draft();
-      const created = (await gql(CREATE, { input }, "manager")).data?.createContent as { id: string };
+      const created = (await gql(CREATE, { input }, "manager")).data!.createContent as { id: string };
       const get = "query ($id: ID!) { getContent(id: $id) { id } }";
       for (const who of ["visitor", "pro", "key", "svcAll"] as const) {
         expect((await gql(get, { id: created.id }, who)).data?.getContent, who).toBeNull();
@@ -296,13 +296,13 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         {},
         "visitor",
       );
-      expect((drafts.data?.listContentByStatusAndUpdatedAt as { items: unknown[] }).items).toEqual([]);
+      expect((drafts.data!.listContentByStatusAndUpdatedAt as { items: unknown[] }).items).toEqual([]);
     });
 
     it("publishing needs content:publish: admin (Admin) may not, manager and owner may", async () => {
       const adminTry = await gql(CREATE, { input: { ...draft(), status: "published" } }, "admin");
       expect(code(adminTry)).toBe("FORBIDDEN");
-      const created = (await gql(CREATE, { input: draft() }, "admin")).data?.createContent as {
+      const created = (await gql(CREATE, { input: draft() }, "admin")).data!.createContent as {
         id: string;
         version: number;
       };
@@ -314,7 +314,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
       expect(code(publish)).toBe("FORBIDDEN");
       const ok = await gql(UPDATE, { id: created.id, version: 1, input: { status: "published" } }, "manager");
       expect(ok.errors).toBeUndefined();
-      const published = ok.data?.updateContent as { status: string; version: number };
+      const published = ok.data!.updateContent as { status: string; version: number };
       expect(published).toMatchObject({ status: "published", version: 2 });
       const row = await server.runtime.database.db
         .selectFrom("content")
@@ -331,7 +331,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
     });
 
     it("a stale version → CONFLICT and the stored row is untouched", async () => {
-      const created = (await gql(CREATE, { input: draft() }, "manager")).data?.createContent as {
+      const created = (await gql(CREATE, { input: draft() }, "manager")).data!.createContent as {
         id: string;
         title: string;
       };
@@ -340,7 +340,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         { id: created.id, version: 1, input: { title: "First edit" } },
         "manager",
       );
-      expect((first.data?.updateContent as { version: number }).version).toBe(2);
+      expect((first.data!.updateContent as { version: number }).version).toBe(2);
       const stale = await gql(
         UPDATE,
         { id: created.id, version: 1, input: { title: "Lost edit" } },
@@ -361,7 +361,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
     });
 
     it("deletes: readers refused, writers allowed", async () => {
-      const created = (await gql(CREATE, { input: draft() }, "manager")).data?.createContent as {
+      const created = (await gql(CREATE, { input: draft() }, "manager")).data!.createContent as {
         id: string;
       };
       for (const [who, expected] of [
@@ -403,7 +403,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         const slug = `gql-cat-${dialect}-${who}`;
         const created = await gql(CREATE_CAT, { input: { slug, label: "GraphQL category" } }, who);
         expect(created.errors).toBeUndefined();
-        const cat = created.data?.createContentCategory as { id: string };
+        const cat = created.data!.createContentCategory as { id: string };
         const updated = await gql(
           'mutation ($id: ID!) { updateContentCategory(id: $id, input: { label: "Renamed", isActive: false }) { label isActive } }',
           { id: cat.id },
@@ -431,7 +431,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
           who,
         );
         expect(item.errors).toBeUndefined();
-        const itemId = (item.data?.createContentItem as { id: string }).id;
+        const itemId = (item.data!.createContentItem as { id: string }).id;
         const upd = await gql(
           'mutation ($id: ID!) { updateContentItem(id: $id, input: { title: "Renamed item" }) { title } }',
           { id: itemId },
@@ -449,7 +449,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         ).toBeUndefined();
       }
       const list = await gql("{ listContentCategories(limit: 100) { items { slug isActive } nextToken } }");
-      const cats = (list.data?.listContentCategories as { items: Array<{ isActive: boolean }> }).items;
+      const cats = (list.data!.listContentCategories as { items: Array<{ isActive: boolean }> }).items;
       expect(cats.length).toBeGreaterThan(0);
       expect(cats.every((c) => c.isActive)).toBe(true);
     });
@@ -474,17 +474,17 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         },
         "admin",
       );
-      const id = (created.data?.createContentItem as { id: string }).id;
+      const id = (created.data!.createContentItem as { id: string }).id;
       const query =
         "query ($id: ID!) { getContentItem(id: $id) { locked bodyS3Key presignedUrl content { slug locked } } }";
-      const free = (await gql(query, { id }, "free")).data?.getContentItem as Record<string, unknown>;
+      const free = (await gql(query, { id }, "free")).data!.getContentItem as Record<string, unknown>;
       expect(free).toEqual({
         locked: true,
         bodyS3Key: null,
         presignedUrl: null,
         content: { slug: proItem.slug, locked: true },
       });
-      const pro = (await gql(query, { id }, "pro")).data?.getContentItem as Record<string, unknown>;
+      const pro = (await gql(query, { id }, "pro")).data!.getContentItem as Record<string, unknown>;
       expect(pro.locked).toBe(false);
       expect(pro.bodyS3Key).toBe("content/pro/x.md");
       expect(String(pro.presignedUrl)).toContain(`/api/content/${content.id}/body?`);
@@ -502,7 +502,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
           "query ($next: String) { listContents(limit: 7, nextToken: $next) { items { id status } nextToken } }",
           { next: nextToken },
         );
-        const page = res.data?.listContents as {
+        const page = res.data!.listContents as {
           items: Array<{ id: string; status: string }>;
           nextToken: string | null;
         };
@@ -538,7 +538,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
           { f: filter },
         );
         expect(res.errors).toBeUndefined();
-        return (res.data?.listContents as { items: Array<Record<string, string | boolean>> }).items;
+        return (res.data!.listContents as { items: Array<Record<string, string | boolean>> }).items;
       };
       const pro = await list({ tier: { eq: "Pro" } });
       const demoPro = DEMO_CONTENT.filter((c) => c.tier === "Pro");
@@ -572,7 +572,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
           { v: value, c: condition ?? null, d: direction },
         );
         expect(res.errors).toBeUndefined();
-        return (res.data?.[name] as { items: Array<Record<string, string>> }).items;
+        return (res.data![name] as { items: Array<Record<string, string>> }).items;
       };
       const asc = await run("ASC");
       const desc = await run("DESC");
@@ -610,7 +610,7 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
         "query ($a: String!) { listContentByAuthorIdAndUpdatedAt(authorId: $a, sortDirection: DESC, limit: 100) { items { slug authorId authorName } } }",
         { a: row.authorId },
       );
-      const items = (res.data?.listContentByAuthorIdAndUpdatedAt as { items: Array<Record<string, string>> })
+      const items = (res.data!.listContentByAuthorIdAndUpdatedAt as { items: Array<Record<string, string>> })
         .items;
       expect(items.some((i) => i.slug === proItem.slug)).toBe(true);
       expect(items.every((i) => i.authorId === row.authorId && i.authorName)).toBe(true);
