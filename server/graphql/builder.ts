@@ -8,6 +8,7 @@ import { GraphQLError, Kind, valueFromASTUntyped } from "graphql";
 import type { FieldKind, FilterFields } from "../db/filters.ts";
 import type { Page } from "../db/pagination.ts";
 import { isoInput } from "../db/values.ts";
+import type { Connection } from "../modules/data-service.ts";
 import type { GraphQLContext } from "./context.ts";
 
 export const builder = new SchemaBuilder<{
@@ -134,6 +135,33 @@ export const DateTimeKeyCondition = builder.inputType("DateTimeKeyCondition", {
   }),
 });
 
+/** The sort-key condition of a list-by-key query on a text sort key: give one operator. */
+export const StringKeyCondition = builder.inputType("StringKeyCondition", {
+  description: "One of eq, lt, le, gt, ge, between or beginsWith on the sort key.",
+  fields: (t) => ({
+    eq: t.string(),
+    lt: t.string(),
+    le: t.string(),
+    gt: t.string(),
+    ge: t.string(),
+    between: t.stringList({ description: "[low, high], inclusive" }),
+    beginsWith: t.string(),
+  }),
+});
+
+/** The sort-key condition of a list-by-key query on a whole-number sort key: give one operator. */
+export const IntKeyCondition = builder.inputType("IntKeyCondition", {
+  description: "One of eq, lt, le, gt, ge or between on the sort key.",
+  fields: (t) => ({
+    eq: t.int(),
+    lt: t.int(),
+    le: t.int(),
+    gt: t.int(),
+    ge: t.int(),
+    between: t.intList({ description: "[low, high], inclusive" }),
+  }),
+});
+
 /**
  * The `<Model>Filter` input of a model: one filter per field the service lets clients filter on
  * (`FilterFields`), so the GraphQL input and the SQL side come from one declaration. Number
@@ -161,15 +189,18 @@ export function filterInput(name: string, fields: FilterFields, floatFields: rea
   });
 }
 
-/** `<Model>Connection { items, nextToken }`: one page of a list (nextToken null on the last page). */
+/**
+ * `<Model>Connection { items, nextToken }`: one page of a list (nextToken null on the last page),
+ * from a `Page` (content services) or a `Connection` (the data services).
+ */
 export function connectionType<T>(name: string, item: PothosSchemaTypes.ObjectRef<PothosTypes, T>) {
-  return builder.objectRef<Page<T>>(`${name}Connection`).implement({
+  return builder.objectRef<Page<T> | Connection<T>>(`${name}Connection`).implement({
     fields: (t) => ({
       items: t.field({ type: [item], resolve: (page) => page.items }),
       nextToken: t.string({
         nullable: true,
         description: "Pass as nextToken for the next page; null on the last page.",
-        resolve: (page) => page.nextCursor,
+        resolve: (page) => ("nextCursor" in page ? page.nextCursor : page.nextToken),
       }),
     }),
   });

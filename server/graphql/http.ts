@@ -5,8 +5,8 @@
  * Retry-After, both as GraphQL errors), and whether it came from this site (the CSRF check that
  * the mutation gate applies to cookie sessions).
  */
-import type { Context, Hono } from "hono";
-import { allowedOrigins } from "../http/account-api.ts";
+import type { Hono } from "hono";
+import { allowedOrigins, requestOrigin } from "../http/account-api.ts";
 import { readLimited } from "../http/read-limited.ts";
 import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
@@ -22,19 +22,6 @@ const errorResponse = (status: number, code: string, message: string, headers: R
       headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
     },
   );
-
-/** Origin, else the origin of Referer; null when neither is there or parses. */
-function requestOrigin(c: Context): string | null {
-  const origin = c.req.header("origin");
-  if (origin && origin !== "null") return origin;
-  const referer = c.req.header("referer");
-  if (!referer) return null;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return null;
-  }
-}
 
 /** GraphiQL (development) loads its page from a CDN: its own policy instead of the app's. */
 const GRAPHIQL_CSP =

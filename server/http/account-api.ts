@@ -51,7 +51,7 @@ export function allowedOrigins(c: Context, runtime: Runtime): Set<string> {
 }
 
 /** Origin, or the origin of Referer, of a request (null when neither parses). */
-function requestOrigin(c: Context): string | null {
+export function requestOrigin(c: Context): string | null {
   const origin = c.req.header("origin");
   if (origin && origin !== "null") return origin;
   const referer = c.req.header("referer");

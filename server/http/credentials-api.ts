@@ -27,7 +27,7 @@ import { CLIENT_IP_HEADER } from "../auth/session-guard.ts";
 import { SERVICE_TOKEN_TTL_S } from "../auth/tokens.ts";
 import { type AuditDetails, createAuditRepo } from "../modules/audit/audit.repo.ts";
 import type { Runtime } from "../runtime.ts";
-import { allowedOrigins } from "./account-api.ts";
+import { allowedOrigins, requestOrigin } from "./account-api.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -77,18 +77,6 @@ function apiError(
 ) {
   c.header("Cache-Control", "no-store");
   return c.json({ error: { code, message } }, status);
-}
-
-function requestOrigin(c: Context): string | null {
-  const origin = c.req.header("origin");
-  if (origin && origin !== "null") return origin;
-  const referer = c.req.header("referer");
-  if (!referer) return null;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return null;
-  }
 }
 
 /** The body as text, at most BODY_LIMIT bytes (null when larger). */

@@ -3,6 +3,7 @@ import type { Runtime } from "../runtime.ts";
 import { LocalObjectStore } from "../storage/local-store.ts";
 import { assertValidKey, isValidContentType } from "../storage/object-store.ts";
 import { keyFromObjectsPath, OBJECTS_PATH } from "../storage/url-signer.ts";
+import { readLimited } from "./read-limited.ts";
 
 /** Largest body a presigned PUT link accepts. */
 export const OBJECT_UPLOAD_LIMIT = 25 * 1024 * 1024;
@@ -57,32 +58,6 @@ function error(status: 400 | 403 | 404 | 405 | 413, code: string, message: strin
       "x-content-type-options": "nosniff",
     },
   });
-}
-
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /**

@@ -21,7 +21,8 @@ import { CLIENT_IP_HEADER } from "../auth/session-guard.ts";
 import { isDbError } from "../db/errors.ts";
 import { isServiceError, SERVICE_ERROR_STATUS } from "../modules/organizations/service-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { allowedOrigins } from "./account-api.ts";
+import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { readLimited } from "./read-limited.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -57,18 +58,6 @@ export function failFrom(c: Context, runtime: Runtime, error: unknown) {
   return apiFail(c, 500, "INTERNAL", "An unexpected error occurred");
 }
 
-function requestOrigin(c: Context): string | null {
-  const origin = c.req.header("origin");
-  if (origin && origin !== "null") return origin;
-  const referer = c.req.header("referer");
-  if (!referer) return null;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return null;
-  }
-}
-
 /** null when the request comes from this app; else the 403 response. */
 export function refuseForeignOrigin(c: Context, runtime: Runtime): Response | null {
   const origin = requestOrigin(c);
@@ -76,38 +65,11 @@ export function refuseForeignOrigin(c: Context, runtime: Runtime): Response | nu
   return apiFail(c, 403, "FORBIDDEN_ORIGIN", "This request did not come from this site, so it was refused.");
 }
 
-/** Reads at most `limit` bytes of the body; null when larger. */
-export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 /** The JSON object body, or an error response (413 too large, 400 not JSON / not an object). */
 export async function readJsonObject(
   c: Context,
 ): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
-  const bytes = await readBodyLimited(c.req.raw, JSON_BODY_LIMIT);
+  const bytes = await readLimited(c.req.raw, JSON_BODY_LIMIT);
   if (bytes === null) {
     return {
       ok: false,

@@ -19,15 +19,8 @@ import type { Context, Hono } from "hono";
 import type { UserContext } from "../../core/index.ts";
 import { AVATAR_MAX_BYTES } from "../modules/users/profile-image.ts";
 import type { Runtime } from "../runtime.ts";
-import {
-  actorHeaders,
-  apiFail,
-  failFrom,
-  ipOf,
-  readBodyLimited,
-  readJsonObject,
-  refuseForeignOrigin,
-} from "./org-api.ts";
+import { actorHeaders, apiFail, failFrom, ipOf, readJsonObject, refuseForeignOrigin } from "./org-api.ts";
+import { readLimited } from "./read-limited.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -72,7 +65,7 @@ export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
   const upload = handle(
     async (c, actor) => {
       if (actor.authStatus === "visitor") return apiFail(c, 401, "UNAUTHENTICATED", "Sign in first.");
-      const bytes = await readBodyLimited(c.req.raw, AVATAR_MAX_BYTES);
+      const bytes = await readLimited(c.req.raw, AVATAR_MAX_BYTES);
       if (bytes === null) return apiFail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
       if (bytes.byteLength === 0) {
         return apiFail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", {

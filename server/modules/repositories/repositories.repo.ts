@@ -2,7 +2,7 @@
  * The repository browser's tables: repositories (GitHub or local git) and their categories, and the
  * cached files, branches, issues and workflows of each repository (spec §3).
  */
-import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson } from "../../db/json.ts";
@@ -331,6 +331,22 @@ function workflowFromRow(row: Selectable<RepositoryWorkflowTable>): RepositoryWo
     lastRunDate: row.lastRunDate,
   };
 }
+
+/** The cached children of a repository, by the name the data API uses. */
+export interface ChildRows {
+  files: RepositoryFile;
+  branches: RepositoryBranch;
+  issues: RepositoryIssue;
+  workflows: RepositoryWorkflow;
+}
+export type ChildKind = keyof ChildRows;
+
+const CHILD_TABLES = {
+  files: { table: "repository_file", map: fileFromRow },
+  branches: { table: "repository_branch", map: branchFromRow },
+  issues: { table: "repository_issue", map: issueFromRow },
+  workflows: { table: "repository_workflow", map: workflowFromRow },
+} as const;
 
 function checkPath(path: string): string {
   const parsed = repositoryPathSchema.safeParse(path);
@@ -864,6 +880,30 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
 
   /** The data API's by-id operations on the cached children (files, branches, issues, workflows). */
   const children = {
+    /**
+     * The cached rows of several repositories at once (the data loaders): the first
+     * `perRepository` of each repository by id, every row matching `conditions` (column
+     * references qualified with the table name). One query, whatever the number of repositories.
+     */
+    async listChildrenByRepositoryIds<K extends ChildKind>(
+      kind: K,
+      repositoryIds: readonly string[],
+      conditions: readonly RawBuilder<boolean>[],
+      perRepository: number,
+    ): Promise<ChildRows[K][]> {
+      if (repositoryIds.length === 0) return [];
+      const { table, map } = CHILD_TABLES[kind];
+      const where = sql.join(
+        [sql`${sql.ref(`${table}.repositoryId`)} in (${sql.join([...repositoryIds])})`, ...conditions],
+        sql` and `,
+      );
+      const ranked = await sql<Record<string, unknown>>`select * from (select ${sql.table(table)}.*, row_number() over (partition by ${sql.ref(`${table}.repositoryId`)} order by ${sql.ref(`${table}.id`)}) as ${sql.ref("rowNumber")} from ${sql.table(table)} where ${where}) as ${sql.ref("ranked")} where ${sql.ref("rowNumber")} <= ${perRepository} order by ${sql.ref("repositoryId")}, ${sql.ref("id")}`.execute(
+        db,
+      );
+      const toRow = map as unknown as (row: unknown) => ChildRows[K];
+      return ranked.rows.map(toRow);
+    },
+
     async getFileById(id: string): Promise<RepositoryFile | null> {
       const row = await db.selectFrom("repository_file").selectAll().where("id", "=", id).executeTakeFirst();
       return row ? fileFromRow(row) : null;

@@ -29,6 +29,8 @@ import {
   toConnection,
 } from "../data-service.ts";
 import {
+  type ChildKind,
+  type ChildRows,
   createRepositoriesRepo,
   type GitHubRepository,
   type RepositoryBranch,
@@ -247,6 +249,24 @@ export interface RepositoriesServiceDeps {
 }
 
 type ChildTable = "repository_file" | "repository_branch" | "repository_issue" | "repository_workflow";
+
+const CHILD_TABLE: Record<ChildKind, ChildTable> = {
+  files: "repository_file",
+  branches: "repository_branch",
+  issues: "repository_issue",
+  workflows: "repository_workflow",
+};
+
+/** How many files, branches, issues or workflows a repository shows nested (the lists page the rest). */
+export const NESTED_LIMIT = 100;
+
+/** Distinct, well-formed keys in batches of at most 100 (one query each). */
+function chunks(keys: readonly string[]): string[][] {
+  const unique = [...new Set(keys)].filter((k) => k.length > 0 && k.length <= 200);
+  const out: string[][] = [];
+  for (let i = 0; i < unique.length; i += 100) out.push(unique.slice(i, i + 100));
+  return out;
+}
 
 export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   const { db } = deps;
@@ -559,7 +579,58 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     },
   };
 
-  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows };
+  const nested = {
+    /** Repositories by id for the data loaders: the visible ones, in no particular order. */
+    async getGitHubRepositoriesByIds(actor: ServiceActor, ids: readonly string[]): Promise<GitHubRepository[]> {
+      read(actor);
+      const out: GitHubRepository[] = [];
+      for (const chunk of chunks(ids)) {
+        const conditions = [
+          ...(actor.platformAdmin ? [] : [enabled()]),
+          sql<boolean>`${sql.ref("id")} in (${sql.join(chunk)})`,
+        ];
+        out.push(...(await repo.listRepositoryPage({ conditions, ...page({ limit: chunk.length }) })).items);
+      }
+      return out;
+    },
+    /** Categories by slug (a repository's `category`) for the data loaders: the visible ones. */
+    async getRepositoryCategoriesBySlugs(
+      actor: ServiceActor,
+      slugs: readonly string[],
+    ): Promise<RepositoryCategory[]> {
+      read(actor);
+      const out: RepositoryCategory[] = [];
+      for (const chunk of chunks(slugs)) {
+        const conditions = [
+          ...(actor.platformAdmin ? [] : [sql<boolean>`${sql.ref("isVisible")} = ${true}`]),
+          sql<boolean>`${sql.ref("slug")} in (${sql.join(chunk)})`,
+        ];
+        out.push(...(await repo.listCategoryPage({ conditions, ...page({ limit: chunk.length }) })).items);
+      }
+      return out;
+    },
+    /**
+     * The cached files, branches, issues or workflows of several repositories (the data
+     * loaders): at most `perRepository` each (by id), only of repositories the actor may read.
+     */
+    async listChildrenByRepositoryIds<K extends ChildKind>(
+      actor: ServiceActor,
+      kind: K,
+      repositoryIds: readonly string[],
+      perRepository = NESTED_LIMIT,
+    ): Promise<ChildRows[K][]> {
+      read(actor);
+      const table = CHILD_TABLE[kind];
+      const out: ChildRows[K][] = [];
+      for (const chunk of chunks(repositoryIds)) {
+        const conditions = actor.platformAdmin ? [] : [parentEnabled(table)];
+        out.push(...(await repo.listChildrenByRepositoryIds(kind, chunk, conditions, perRepository)));
+      }
+      return out;
+    },
+  };
+
+  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows, ...nested };
 }
 
 export type RepositoriesService = ReturnType<typeof createRepositoriesService>;

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
 import { ForbiddenError, NotFoundError } from "../../db/errors.ts";
 import type { FilterFields } from "../../db/filters.ts";
+import { MAX_LIMIT } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { readsAllContent, requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
@@ -162,6 +163,30 @@ export function createUsersService(deps: UsersServiceDeps) {
         throw new NotFoundError("user", id);
       }
       return view(actor, user);
+    },
+
+    /**
+     * Users by id for the data loaders (a comment's author, a subscription's user): the ones the
+     * actor may read, each as `get` shows it (public profile, or the whole row for oneself and
+     * platform admins), in no particular order. Refused like `get` (visitors, API keys).
+     */
+    async getMany(actor: ServiceActor, ids: readonly string[]): Promise<UserView[]> {
+      const readerId = reader(actor);
+      const unique = [...new Set(ids)].filter((id) => id.length > 0 && id.length <= 200);
+      const visible = visibleSql(actor, readerId);
+      const out: UserView[] = [];
+      for (let i = 0; i < unique.length; i += MAX_LIMIT) {
+        const chunk = unique.slice(i, i + MAX_LIMIT);
+        const page = await repo.listPage({
+          conditions: [...(visible ? [visible] : []), sql<boolean>`${sql.ref("id")} in (${sql.join(chunk)})`],
+          sortColumn: null,
+          direction: "ASC",
+          limit: chunk.length,
+          cursor: null,
+        });
+        out.push(...page.items.map((u) => view(actor, u)));
+      }
+      return out;
     },
 
     /** Users by id; filters on private fields only for platform admins. */
