@@ -11,10 +11,8 @@ import {
   useNavigate,
   useRouteLoaderData,
 } from "react-router";
-import { isDebugMode } from "../core/index.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { toClientUser } from "./features/auth/auth-context.tsx";
 import {
   errorMessage,
   ForbiddenScreen,
@@ -28,21 +26,13 @@ import {
   FALLBACK_TAGLINE,
 } from "./features/layout/app-shell.tsx";
 import { themeBootstrapScript } from "./features/layout/theme.tsx";
-import { requestMetaContext, servicesContext, userContext } from "./lib/context.ts";
 import { type ForbiddenPayload, guardMiddleware } from "./lib/guard.server.ts";
+import { shellData } from "./lib/shell-data.server.ts";
 
 export const middleware: Route.MiddlewareFunction[] = [guardMiddleware];
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const services = context.get(servicesContext);
-  const user = context.get(userContext);
-  const { nonce } = context.get(requestMetaContext);
-  return {
-    user: toClientUser(user),
-    config: services.config,
-    debug: isDebugMode(url.search, null),
-    nonce,
-  };
+  return shellData(context, url);
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.ico", sizes: "48x48" }];
@@ -120,9 +110,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     body = <GenericErrorScreen message={errorMessage(error)} onRetry={retry} />;
   }
 
-  if (data) {
+  // A 403 thrown by the route guard carries the shell's data (the root loader did not run).
+  const forbiddenShell =
+    isRouteErrorResponse(error) && error.status === 403
+      ? (error.data as ForbiddenPayload | null)?.shell
+      : undefined;
+  const shell = data ?? forbiddenShell;
+  if (shell) {
     return (
-      <AppShell user={data.user} config={data.config} debug={data.debug}>
+      <AppShell user={shell.user} config={shell.config} debug={shell.debug}>
         {body}
       </AppShell>
     );

@@ -11,8 +11,13 @@ import {
 
 type Reply = (() => Response) | Error;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
+    });
 const ok = (data: unknown) => json(200, { data, extensions: { apiVersion: "1.4" } });
 const gqlErrors = (status: number, code: string, headers: Record<string, string> = {}) =>
   json(status, { data: null, errors: [{ message: `${code} happened`, extensions: { code } }] }, headers);
@@ -154,7 +159,10 @@ describe("graphqlRequest", () => {
   });
 
   it("honours Retry-After (seconds) on 429 instead of the computed delay", async () => {
-    const fetch = fakeFetch([gqlErrors(429, "RATE_LIMITED", { "retry-after": "7" }), ok({ apiVersion: "1.4" })]);
+    const fetch = fakeFetch([
+      gqlErrors(429, "RATE_LIMITED", { "retry-after": "7" }),
+      ok({ apiVersion: "1.4" }),
+    ]);
     const run = start(graphqlRequest(VERSION, {}, { fetch }));
     await vi.advanceTimersByTimeAsync(6999);
     expect(fetch).toHaveBeenCalledTimes(1);

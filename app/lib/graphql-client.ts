@@ -165,7 +165,9 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-type Outcome<T> = { ok: true; data: T } | { ok: false; error: GraphQLRequestError; retryAfterMs: number | null };
+type Outcome<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: GraphQLRequestError; retryAfterMs: number | null };
 
 async function attempt<TData>(
   fetchFn: typeof fetch,

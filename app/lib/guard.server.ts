@@ -1,12 +1,15 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
 import { checkRouteAccess, matchRoute, toAccessContext } from "../../core/index.ts";
 import { userContext } from "./context.ts";
+import { type ShellData, shellData } from "./shell-data.server.ts";
 
 export interface ForbiddenPayload {
   kind: "forbidden";
   reason: "role" | "tier" | "auth";
   path: string;
   requiredTier: string | null;
+  /** The shell's data (no loader ran), so the 403 screen renders inside the sidebar layout. */
+  shell?: ShellData;
 }
 
 /**
@@ -30,6 +33,7 @@ export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, c
       reason: result.reason,
       path: location.pathname,
       requiredTier: match.route.minTier ?? null,
+      shell: shellData(context, location),
     };
     throw data(payload, { status: 403 });
   }

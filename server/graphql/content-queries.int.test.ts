@@ -13,11 +13,15 @@ import type { Actor } from "../auth/identity.ts";
 import type { DB } from "../db/schema.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../db/test-database.ts";
 import { serviceActor } from "../modules/actor.ts";
+import { createCommentsService } from "../modules/comments/comments.service.ts";
 import { createContentRepo } from "../modules/content/content.repo.ts";
 import { createContentCategoryRepo } from "../modules/content/content-category.repo.ts";
 import { createContentItemRepo } from "../modules/content/content-item.repo.ts";
 import { CONTENT_KEY_LISTS, type ContentKeyList } from "../modules/content/content-model.service.ts";
 import { createContentModelServices } from "../modules/content/content-models.ts";
+import { createRepositoriesService } from "../modules/repositories/repositories.service.ts";
+import { createSubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";
+import { createUsersService } from "../modules/users/users.service.ts";
 import type { GraphQLContext } from "./context.ts";
 import { createLoaders } from "./loaders.ts";
 import { schema } from "./schema.ts";
@@ -38,7 +42,13 @@ function recorder() {
 const visitor: Actor = { kind: "visitor", context: visitorContext("test"), scopes: null };
 
 function contextFor(db: Kysely<DB>): GraphQLContext {
-  const services = { content: createContentModelServices({ db }) };
+  const services = {
+    content: createContentModelServices({ db }),
+    subscriptions: createSubscriptionsService({ db }),
+    users: createUsersService({ db }),
+    comments: createCommentsService({ db }),
+    repositories: createRepositoriesService({ db }),
+  };
   const actor = serviceActor(visitor);
   return {
     identity: visitor,

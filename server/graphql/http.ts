@@ -30,7 +30,13 @@ const GRAPHIQL_CSP =
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {
   const yoga = createGraphQLYoga({ mode, logger: runtime.logger });
-  const services: GraphQLServices = { content: runtime.services.contentModels };
+  const services: GraphQLServices = {
+    content: runtime.services.contentModels,
+    subscriptions: runtime.services.subscriptions,
+    users: runtime.services.users,
+    comments: runtime.services.comments,
+    repositories: runtime.services.repositories,
+  };
 
   app.on(["GET", "POST"], "/graphql", async (c) => {
     let body: Uint8Array | undefined;

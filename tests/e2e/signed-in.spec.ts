@@ -21,6 +21,9 @@ test.describe("forbidden", () => {
     expect(res?.status()).toBe(403);
     await expect(page.getByRole("heading", { level: 1, name: "Access denied" })).toBeVisible();
     await expect(page.locator('main a[href="/pricing"]')).toContainText("Basic");
+    // The 403 keeps the app shell: the sidebar with the user's own navigation.
+    await expect(page.getByRole("link", { name: "Dashboard" }).first()).toBeVisible();
+    await expect(page.getByText("Fran Free").first()).toBeVisible();
     await screenshot(page, "forbidden-1280");
   });
 });

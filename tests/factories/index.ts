@@ -3,6 +3,7 @@
  * Each returns a complete, valid input with sensible defaults; overrides win.
  */
 import { createHash } from "node:crypto";
+import type { NewComment } from "../../server/modules/comments/comments.repo.ts";
 import type { NewContent } from "../../server/modules/content/content.repo.ts";
 import type { NewContentCategory } from "../../server/modules/content/content-category.repo.ts";
 import type { NewUserSubscription } from "../../server/modules/subscriptions/subscriptions.repo.ts";
@@ -83,6 +84,20 @@ export function buildSubscription(
     source: "test",
     startedAt: new Date(Date.UTC(2026, 0, 1)).toISOString(),
     expiresAt: null,
+    ...overrides,
+  };
+}
+
+/** A published comment by `authorId` on `contentId` (store it with the comments repository). */
+export function buildComment(contentId: string, authorId: string, overrides: Partial<NewComment> = {}): NewComment {
+  const n = next();
+  return {
+    contentId,
+    authorId,
+    body: `Comment ${n}: a note written for a test.`,
+    parentCommentId: null,
+    status: "published",
+    createdAt: new Date(Date.UTC(2026, 0, 2) + n * 60_000).toISOString(),
     ...overrides,
   };
 }

@@ -39,7 +39,14 @@ export interface LibrarySource {
   updatedAt: string;
 }
 
-const CONTENT_TYPES: readonly ContentType[] = ["article", "course", "video", "markdown", "category", "collection"];
+const CONTENT_TYPES: readonly ContentType[] = [
+  "article",
+  "course",
+  "video",
+  "markdown",
+  "category",
+  "collection",
+];
 
 export function toLibraryRow(item: LibrarySource): LibraryRow {
   return {

@@ -1,15 +1,17 @@
 /**
  * Demo data: groups, the demo organisation and accounts (tier and roles from real rows),
- * categories and the content catalog with bodies in object storage. Idempotent (rows that
- * exist are kept) and reproducible (the same catalog, dates and texts every time).
+ * categories, the content catalog with bodies in object storage, and readers' comments on some
+ * items (with each item's commentCount). Idempotent (rows that exist are kept) and reproducible
+ * (the same catalog, dates and texts every time).
  */
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { GROUP_PRECEDENCE } from "../../../core/index.ts";
-import { buildCategory, buildContent, buildSubscription } from "../../../tests/factories/index.ts";
+import { buildCategory, buildComment, buildContent, buildSubscription } from "../../../tests/factories/index.ts";
 import type { Auth } from "../../auth/auth.ts";
 import { withHashMemo } from "../../auth/password.ts";
+import { createCommentsRepo } from "../../modules/comments/comments.repo.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
 import { createContentCategoryRepo } from "../../modules/content/content-category.repo.ts";
 import { createSearchIndexer } from "../../modules/search/search-indexer.ts";
@@ -17,7 +19,9 @@ import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptio
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import type { DB } from "../schema.ts";
+import { inTransaction } from "../transaction.ts";
 import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
+import { DEMO_COMMENTS } from "./demo/comments.ts";
 import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
 
 export interface SeedDeps {
@@ -31,6 +35,8 @@ export interface SeedSummary {
   users: number;
   categories: number;
   content: number;
+  /** Comments added by this run (0 when they were all there). */
+  comments: number;
 }
 
 /** True when nothing has been seeded or created yet (no users and no content). */
@@ -222,10 +228,48 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     created++;
   }
 
+  // Readers' comments: each one and its item's commentCount in one transaction, as the comments
+  // service does. A comment that exists (same item, author and time) is kept.
+  const commentIds = new Map<string, string>();
+  let commentsCreated = 0;
+  for (const c of DEMO_COMMENTS) {
+    const item = await content.getBySlug(c.contentSlug);
+    const username = DEMO_ACCOUNTS.find((a) => a.key === c.author)?.username;
+    const authorId = username ? userIds.get(username) : undefined;
+    if (!item || !authorId) throw new Error(`demo comment ${c.key}: unknown item or author`);
+    const existing = await db
+      .selectFrom("comment")
+      .select("id")
+      .where("authorId", "=", authorId)
+      .where("createdAt", "=", c.createdAt)
+      .where("contentId", "=", item.id)
+      .executeTakeFirst();
+    if (existing) {
+      commentIds.set(c.key, existing.id);
+      continue;
+    }
+    const parentCommentId = c.replyTo ? (commentIds.get(c.replyTo) ?? null) : null;
+    if (c.replyTo && !parentCommentId) throw new Error(`demo comment ${c.key}: reply to an unknown comment`);
+    const created = await inTransaction(db, async (trx) => {
+      const row = await createCommentsRepo(trx).create(
+        buildComment(item.id, authorId, { body: c.body, createdAt: c.createdAt, parentCommentId }),
+      );
+      await createContentRepo(trx).incrementCounters(item.id, { commentCount: 1 });
+      return row;
+    });
+    commentIds.set(c.key, created.id);
+    commentsCreated++;
+  }
+
   // Every item (new, or left unindexed by an interrupted run) gets its search document.
   await createSearchIndexer({ db, storage, logger }).indexMissing();
 
-  const summary = { users: userIds.size, categories: categoryIds.size, content: created };
+  const summary = {
+    users: userIds.size,
+    categories: categoryIds.size,
+    content: created,
+    comments: commentsCreated,
+  };
   logger.info(summary, "demo data seeded");
   return summary;
 }

@@ -1,0 +1,169 @@
+/**
+ * A small GitHub REST client on `fetch`: one per process, shared by every GitHub repository so the
+ * rate limit is honoured across all of them.
+ *
+ * - Base URL configurable (tests point it at a local server replaying recorded responses).
+ * - Token optional (`Authorization: Bearer …`); it is never logged or put in an error.
+ * - Conditional requests: the ETag of every 200 is kept with its body (bounded, least recently
+ *   used out) and sent as `If-None-Match`; a 304 reuses the kept body (and does not count against
+ *   GitHub's rate limit).
+ * - Rate limits: a 403/429 with `x-ratelimit-remaining: 0` (reset at `x-ratelimit-reset`) or with
+ *   `retry-after` throws RateLimitedError and blocks every request until the reset; a success with
+ *   no requests left blocks the next ones the same way. Blocked calls never reach the network.
+ */
+import { NotFoundError, RateLimitedError, SourceUnavailableError } from "./errors.ts";
+
+export interface GitHubClientOptions {
+  /** Default https://api.github.com. */
+  baseUrl?: string;
+  token?: string;
+  fetch?: typeof fetch;
+  /** Epoch ms; tests move it. */
+  now?: () => number;
+  /** Per request (default 10 s). */
+  timeoutMs?: number;
+  /** Kept ETag responses (default 500). */
+  maxCachedResponses?: number;
+}
+
+export interface GitHubResponse<T> {
+  data: T;
+  /** True when GitHub answered 304 and the kept body was reused. */
+  notModified: boolean;
+  /** The URL of the next page (Link: rel="next"), if any. */
+  next: string | null;
+}
+
+interface Kept {
+  etag: string;
+  data: unknown;
+  next: string | null;
+}
+
+export interface GitHubClient {
+  /** GET a path under the base URL ("/repos/o/r") or an absolute URL of the same origin (pagination). */
+  get<T>(pathOrUrl: string): Promise<GitHubResponse<T>>;
+  /** GET every page (Link rel="next"), up to `maxPages`, concatenated. */
+  getAll<T>(path: string, maxPages?: number): Promise<T[]>;
+  /** When requests are blocked until (epoch ms), or null. */
+  blockedUntil(): number | null;
+}
+
+function nextLink(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(",")) {
+    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim());
+    if (match) return match[1] ?? null;
+  }
+  return null;
+}
+
+export function createGitHubClient(options: GitHubClientOptions = {}): GitHubClient {
+  const base = new URL((options.baseUrl ?? "https://api.github.com").replace(/\/+$/, ""));
+  const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxKept = options.maxCachedResponses ?? 500;
+  const kept = new Map<string, Kept>();
+  let blocked: number | null = null;
+
+  function urlFor(pathOrUrl: string): URL {
+    if (/^https?:\/\//i.test(pathOrUrl)) {
+      const url = new URL(pathOrUrl);
+      // Pagination links come from the API; never follow one to another host (the token goes along).
+      if (url.origin !== base.origin) throw new SourceUnavailableError("GitHub returned a link to another host");
+      return url;
+    }
+    return new URL(`${base.pathname.replace(/\/$/, "")}${pathOrUrl}`, base.origin);
+  }
+
+  function resetFrom(headers: Headers): number | null {
+    const reset = Number(headers.get("x-ratelimit-reset"));
+    if (Number.isFinite(reset) && reset > 0) return reset * 1000;
+    const retryAfter = Number(headers.get("retry-after"));
+    if (Number.isFinite(retryAfter) && retryAfter >= 0 && headers.get("retry-after") !== null) {
+      return now() + retryAfter * 1000;
+    }
+    return null;
+  }
+
+  async function get<T>(pathOrUrl: string): Promise<GitHubResponse<T>> {
+    if (blocked !== null) {
+      if (now() < blocked) throw new RateLimitedError(new Date(blocked));
+      blocked = null;
+    }
+    const url = urlFor(pathOrUrl);
+    const key = url.toString();
+    const cached = kept.get(key);
+    const headers: Record<string, string> = {
+      accept: "application/vnd.github+json",
+      "x-github-api-version": "2022-11-28",
+      "user-agent": "lumen-hub",
+    };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (cached) headers["if-none-match"] = cached.etag;
+
+    let response: Response;
+    try {
+      response = await doFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    } catch (error) {
+      throw new SourceUnavailableError("GitHub could not be reached", { cause: error });
+    }
+
+    const remaining = response.headers.get("x-ratelimit-remaining");
+    if (response.status === 403 || response.status === 429) {
+      const reset = resetFrom(response.headers);
+      await response.body?.cancel();
+      if (remaining === "0" || response.headers.get("retry-after") !== null || response.status === 429) {
+        blocked = reset ?? now() + 60_000;
+        throw new RateLimitedError(new Date(blocked));
+      }
+      throw new SourceUnavailableError("GitHub refused the request (403)", { status: 403 });
+    }
+    if (remaining === "0") blocked = resetFrom(response.headers);
+
+    if (response.status === 304 && cached) {
+      await response.body?.cancel();
+      kept.delete(key);
+      kept.set(key, cached);
+      return { data: cached.data as T, notModified: true, next: cached.next };
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      throw new NotFoundError("GitHub resource", url.pathname);
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new SourceUnavailableError(`GitHub answered ${response.status}`, { status: response.status });
+    }
+    let data: T;
+    try {
+      data = (await response.json()) as T;
+    } catch (error) {
+      throw new SourceUnavailableError("GitHub sent a response that is not JSON", { cause: error });
+    }
+    const next = nextLink(response.headers.get("link"));
+    const etag = response.headers.get("etag");
+    if (etag) {
+      kept.delete(key);
+      kept.set(key, { etag, data, next });
+      while (kept.size > maxKept) kept.delete(kept.keys().next().value as string);
+    }
+    return { data, notModified: false, next };
+  }
+
+  return {
+    get,
+    async getAll<T>(path: string, maxPages = 5): Promise<T[]> {
+      const out: T[] = [];
+      let next: string | null = path;
+      for (let page = 0; next && page < maxPages; page++) {
+        const response: GitHubResponse<T[]> = await get<T[]>(next);
+        out.push(...response.data);
+        next = response.next;
+      }
+      return out;
+    },
+    blockedUntil: () => (blocked !== null && now() < blocked ? blocked : null),
+  };
+}

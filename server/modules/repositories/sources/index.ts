@@ -1,0 +1,49 @@
+/**
+ * Repository sources: which source reads a github_repository row.
+ */
+import { BadInputError } from "../../../db/errors.ts";
+import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from "./github-client.ts";
+import { createGitHubSource } from "./github-source.ts";
+import { createLocalSource } from "./local-source.ts";
+import type { RepositorySource, SourceKind } from "./types.ts";
+
+export * from "./errors.ts";
+export * from "./file-types.ts";
+export { createGitHubClient, type GitHubClient } from "./github-client.ts";
+export { checkGitHubName, createGitHubSource } from "./github-source.ts";
+export { createLocalSource } from "./local-source.ts";
+export * from "./paths.ts";
+export * from "./types.ts";
+
+/** The fields of a github_repository row a source is chosen by. */
+export interface SourceRow {
+  sourceType: SourceKind;
+  localPath: string | null;
+  owner: string | null;
+  name: string | null;
+}
+
+export interface RepositorySources {
+  forRepository(row: SourceRow): RepositorySource;
+}
+
+export interface RepositorySourcesOptions {
+  /** Local repositories live under this folder (DATA_DIR/repositories). */
+  localRoot: string;
+  github?: GitHubClientOptions | GitHubClient;
+}
+
+export function createRepositorySources(options: RepositorySourcesOptions): RepositorySources {
+  const github =
+    options.github && "get" in options.github ? options.github : createGitHubClient(options.github ?? {});
+  return {
+    forRepository(row) {
+      if (row.sourceType === "local") {
+        if (!row.localPath) throw new BadInputError("local repository has no path");
+        return createLocalSource({ root: options.localRoot, path: row.localPath });
+      }
+      if (!row.owner || !row.name) throw new BadInputError("GitHub repository has no owner/name");
+      return createGitHubSource({ client: github, owner: row.owner, name: row.name });
+    },
+  };
+}
