@@ -11,6 +11,7 @@ const summary = await seedDemo({
   auth: runtime.auth,
   storage: runtime.storage,
   logger: runtime.logger,
+  dataDir: env.DATA_DIR,
 });
 await runtime.close();
 process.stdout.write(`Demo data: ${JSON.stringify(summary)}\n`);

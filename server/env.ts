@@ -42,6 +42,9 @@ const EnvSchema = z.object({
     })
     .default("info"),
   TRUST_PROXY: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("0"),
+  /** GitHub repositories (decision 008): an optional token raises the API rate limit. */
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  GITHUB_API_URL: z.url({ message: "expected an absolute URL such as https://api.github.com" }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -25,6 +25,8 @@ import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.serv
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
+import { createRepositorySync } from "./modules/repositories/repository-sync.ts";
+import { createRepositorySources } from "./modules/repositories/sources/index.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
@@ -151,6 +153,18 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       hooks: searchIndexer.contentHooks,
     });
 
+    // Repository browser (decision 008): local git folders under DATA_DIR/repositories and GitHub.
+    const repositorySources = createRepositorySources({
+      localRoot: path.join(env.DATA_DIR, "repositories"),
+      github: { baseUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN, now: authSecurity.now },
+    });
+    const repositorySync = createRepositorySync({
+      db: database.db,
+      sources: repositorySources,
+      now: authSecurity.now,
+      logger,
+    });
+
     const startedAt = new Date();
     const diagnostics = createDiagnosticsService({
       version: VERSION,
@@ -203,7 +217,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       subscriptions: createSubscriptionsService({ db: database.db }),
       users: createUsersService({ db: database.db }),
       comments: createCommentsService({ db: database.db }),
-      repositories: createRepositoriesService({ db: database.db }),
+      repositories: createRepositoriesService({
+        db: database.db,
+        sources: repositorySources,
+        sync: repositorySync,
+        now: authSecurity.now,
+      }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels: createContentModelServices({
         db: database.db,
@@ -213,8 +232,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
-      await seedDemo({ db: database.db, auth, storage, logger });
+      await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR });
     }
+    // Repositories whose cache expired are synced in the background (unref'd timer).
+    const repositoryRefresh = repositorySync.start();
     // A database from before search has content but no index: build it in the background.
     const indexing = new AbortController();
     const initialIndex = searchIndexer
@@ -255,6 +276,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       resolveUser: (headers) => identity.resolveUser(headers),
       close: async () => {
         revisionWatcher.stop();
+        await repositoryRefresh.stop();
         indexing.abort();
         await initialIndex;
         return database.close();

@@ -443,6 +443,13 @@ export interface GithubRepositoryTable {
   updatedAt: IsoText;
   /** Optimistic concurrency (migration 012). */
   version: Generated<number>;
+  /** "github" or "local" (migration 013). */
+  sourceType: Generated<string>;
+  /** Local repositories: the folder under DATA_DIR/repositories. */
+  localPath: string | null;
+  /** The last failed sync's reason; null after a successful one. */
+  lastSyncError: string | null;
+  lastSyncErrorAt: IsoText | null;
 }
 
 export interface RepositoryCategoryTable {

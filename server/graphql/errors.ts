@@ -29,6 +29,29 @@ export function codeOf(error: unknown): ErrorCode | null {
     : null;
 }
 
+/** How graphql-js words a variable that does not coerce (`Variable "$n" got invalid value …`). */
+const VARIABLE_ERROR = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*"/;
+
+/**
+ * Gives graphql-js's variable coercion errors (wrong types in `variables`, answered by Yoga as
+ * HTTP 400 before execution and never masked) the BAD_USER_INPUT code; other errors unchanged.
+ */
+export function withVariableErrorCode<E extends { message: string; extensions?: Record<string, unknown> }>(
+  error: E,
+): E {
+  if (error.extensions?.code !== undefined || !VARIABLE_ERROR.test(error.message)) return error;
+  if (error instanceof GraphQLError) {
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions: { ...error.extensions, code: "BAD_USER_INPUT" },
+    }) as unknown as E;
+  }
+  return { ...error, extensions: { ...(error.extensions ?? {}), code: "BAD_USER_INPUT" } };
+}
+
 /**
  * Yoga's `maskError`: GraphQL errors of our own (and parse/validation errors) pass unchanged;
  * a resolver's typed error becomes its message with its code; anything else is masked.

@@ -2,7 +2,7 @@ import { GraphQLError } from "graphql";
 import { describe, expect, it, vi } from "vitest";
 import { BadInputError, ConflictError, DataIntegrityError, NotFoundError } from "../db/errors.ts";
 import { ServiceError } from "../modules/organizations/service-error.ts";
-import { codeOf, gqlError, maskError } from "./errors.ts";
+import { codeOf, gqlError, maskError, withVariableErrorCode } from "./errors.ts";
 
 /** A resolver error as graphql-js wraps it (path, original error). */
 const wrapped = (original: Error) =>
@@ -43,6 +43,26 @@ describe("maskError", () => {
     expect(maskError(validation, "Unexpected error.")).toBe(validation);
     const ours = gqlError("FORBIDDEN", "API keys are read only");
     expect(maskError(wrapped(ours), "Unexpected error.").extensions.code).toBe("FORBIDDEN");
+  });
+
+  it("gives graphql-js's variable coercion errors the BAD_USER_INPUT code, and nothing else", () => {
+    const coercion = new GraphQLError(
+      'Variable "$n" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+    );
+    const coded = withVariableErrorCode(coercion);
+    expect(coded.message).toBe(coercion.message);
+    expect(coded.extensions).toEqual({ code: "BAD_USER_INPUT" });
+    expect(
+      withVariableErrorCode<{ message: string; extensions?: Record<string, unknown> }>({
+        message: coercion.message,
+      }).extensions,
+    ).toEqual({
+      code: "BAD_USER_INPUT",
+    });
+    const other = new GraphQLError('Unknown argument "x" on field "Query.getContent".');
+    expect(withVariableErrorCode(other)).toBe(other);
+    const ours = gqlError("FORBIDDEN", 'Variable "$x" is not yours');
+    expect(withVariableErrorCode(ours)).toBe(ours);
   });
 
   it("codeOf knows only the data API's codes", () => {

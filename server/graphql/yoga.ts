@@ -9,7 +9,7 @@ import { type ExecutionResult, getOperationAST, NoSchemaIntrospectionCustomRule 
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { Logger } from "pino";
 import type { GraphQLContext, GraphQLServerContext } from "./context.ts";
-import { gqlError, maskError } from "./errors.ts";
+import { gqlError, maskError, withVariableErrorCode } from "./errors.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
 import { createLoaders } from "./loaders.ts";
 import { schema } from "./schema.ts";
@@ -48,10 +48,11 @@ const mutationGate: Plugin = {
 
 const withApiVersion = (result: ExecutionResult): ExecutionResult => ({
   ...result,
+  ...(result.errors ? { errors: result.errors.map(withVariableErrorCode) } : {}),
   extensions: { ...(result.extensions ?? {}), apiVersion: API_VERSION },
 });
 
-/** `extensions.apiVersion` on every response (results, errors, parse failures). */
+/** `extensions.apiVersion` on every response (results, errors, parse failures); a code on variable errors. */
 const apiVersionPlugin: Plugin = {
   onResultProcess({ result, setResult }) {
     if (Array.isArray(result)) setResult(result.map(withApiVersion));

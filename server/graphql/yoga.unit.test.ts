@@ -8,11 +8,31 @@ import { describe, expect, it } from "vitest";
 import { visitorContext } from "../../core/index.ts";
 import type { Actor } from "../auth/identity.ts";
 import { serviceActor } from "../modules/actor.ts";
+import { createCommentInput, updateCommentInput } from "../modules/comments/comments.service.ts";
 import {
   contentCategoryWriteSchema,
   contentItemWriteSchema,
   contentWriteSchema,
 } from "../modules/content/content.schemas.ts";
+import {
+  createBranchInput,
+  createCategoryInput,
+  createFileInput,
+  createIssueInput,
+  createRepositoryInput,
+  createWorkflowInput,
+  updateBranchInput,
+  updateCategoryInput,
+  updateFileInput,
+  updateIssueInput,
+  updateRepositoryInput,
+  updateWorkflowInput,
+} from "../modules/repositories/repositories.service.ts";
+import {
+  createSubscriptionInput,
+  updateSubscriptionInput,
+} from "../modules/subscriptions/subscriptions.service.ts";
+import { createUserInput, updateUserInput } from "../modules/users/users.service.ts";
 import type { GraphQLServerContext } from "./context.ts";
 import { API_VERSION } from "./limits.ts";
 import { schema } from "./schema.ts";
@@ -154,6 +174,7 @@ describe("yoga factory", () => {
     });
     expect(wrongType.status).toBeLessThan(500);
     expect(wrongType.body.errors?.[0]?.message).toMatch(/\$id/);
+    expect(wrongType.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     const malformed = await run("production", "{ listContents( ");
     expect(malformed.status).toBeLessThan(500);
     expect(malformed.body.errors?.[0]?.message).toMatch(/Syntax Error/);
@@ -171,12 +192,37 @@ describe("yoga factory", () => {
     ["UpdateContentCategoryInput", contentCategoryWriteSchema],
     ["CreateContentItemInput", contentItemWriteSchema],
     ["UpdateContentItemInput", contentItemWriteSchema],
-  ])("%s has exactly the fields its zod schema accepts (no id, version, counters, authorId)", (name, zod) => {
-    const type = getNamedType(schema.getType(name)) as GraphQLInputObjectType;
-    const fields = Object.keys(type.getFields()).sort();
-    expect(fields).toEqual(Object.keys(zod.shape).sort());
-    for (const forbidden of ["id", "version", "viewCount", "authorId", "createdAt", "lastEditedBy"]) {
-      expect(fields).not.toContain(forbidden);
-    }
-  });
+    ["CreateUserSubscriptionInput", createSubscriptionInput],
+    ["UpdateUserSubscriptionInput", updateSubscriptionInput],
+    ["CreateUserInput", createUserInput],
+    ["UpdateUserInput", updateUserInput],
+    ["CreateCommentInput", createCommentInput],
+    ["UpdateCommentInput", updateCommentInput],
+    ["CreateGitHubRepositoryInput", createRepositoryInput],
+    ["UpdateGitHubRepositoryInput", updateRepositoryInput],
+    ["CreateRepositoryCategoryInput", createCategoryInput],
+    ["UpdateRepositoryCategoryInput", updateCategoryInput],
+    ["CreateRepositoryFileInput", createFileInput],
+    ["UpdateRepositoryFileInput", updateFileInput],
+    ["CreateRepositoryBranchInput", createBranchInput],
+    ["UpdateRepositoryBranchInput", updateBranchInput],
+    ["CreateRepositoryIssueInput", createIssueInput],
+    ["UpdateRepositoryIssueInput", updateIssueInput],
+    ["CreateRepositoryWorkflowInput", createWorkflowInput],
+    ["UpdateRepositoryWorkflowInput", updateWorkflowInput],
+  ] as const)(
+    "%s has exactly the fields its zod schema accepts (no id, version, counters, authorId)",
+    (name, zod) => {
+      const type = getNamedType(schema.getType(name)) as GraphQLInputObjectType;
+      const fields = Object.keys(type.getFields()).sort();
+      expect(fields).toEqual(Object.keys(zod.shape).sort());
+      for (const forbidden of ["id", "version", "viewCount", "authorId", "createdAt", "lastEditedBy"]) {
+        expect(fields).not.toContain(forbidden);
+      }
+      // SECURITY 10: nothing that decides access or identity is writable through the data API.
+      for (const forbidden of ["emailVerified", "groups", "role", "avatar", "commentCount"]) {
+        expect(fields).not.toContain(forbidden);
+      }
+    },
+  );
 });

@@ -89,7 +89,11 @@ export function buildSubscription(
 }
 
 /** A published comment by `authorId` on `contentId` (store it with the comments repository). */
-export function buildComment(contentId: string, authorId: string, overrides: Partial<NewComment> = {}): NewComment {
+export function buildComment(
+  contentId: string,
+  authorId: string,
+  overrides: Partial<NewComment> = {},
+): NewComment {
   const n = next();
   return {
     contentId,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../server/db/seed/accounts.ts";
 import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
+import { DEMO_COMMENTS } from "../../server/db/seed/demo/comments.ts";
 import { seedDemo } from "../../server/db/seed/seed.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createRuntime, type Runtime } from "../../server/runtime.ts";
@@ -28,7 +29,15 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const count = async (table: "user" | "user_subscription" | "user_group" | "content" | "content_category") =>
+  const TABLES = [
+    "user",
+    "user_subscription",
+    "user_group",
+    "content",
+    "content_category",
+    "comment",
+  ] as const;
+  const count = async (table: (typeof TABLES)[number]) =>
     Number(
       (
         await runtime.database.db
@@ -79,10 +88,44 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
     }
   });
 
+  it("seeds the demo comments, with replies, and keeps each item's commentCount in step", async () => {
+    const db = runtime.database.db;
+    expect(await count("comment")).toBe(DEMO_COMMENTS.length);
+    const comments = await db
+      .selectFrom("comment")
+      .innerJoin("content", "content.id", "comment.contentId")
+      .innerJoin("user", "user.id", "comment.authorId")
+      .select([
+        "comment.id",
+        "comment.body",
+        "comment.status",
+        "comment.createdAt",
+        "comment.parentCommentId",
+        "content.slug",
+        "user.email",
+      ])
+      .execute();
+    for (const demo of DEMO_COMMENTS) {
+      const row = comments.find((c) => c.body === demo.body);
+      expect(row, demo.key).toBeDefined();
+      expect(row).toMatchObject({ slug: demo.contentSlug, status: "published", createdAt: demo.createdAt });
+      expect(row!.email).toBe(DEMO_ACCOUNTS.find((a) => a.key === demo.author)!.email);
+      const parent = demo.replyTo ? DEMO_COMMENTS.find((p) => p.key === demo.replyTo)! : null;
+      const parentRow = parent ? comments.find((c) => c.body === parent.body)! : null;
+      expect(row!.parentCommentId).toBe(parentRow?.id ?? null);
+    }
+    const counts = await db.selectFrom("content").select(["slug", "commentCount"]).execute();
+    for (const item of counts) {
+      const expected = DEMO_COMMENTS.filter((c) => c.contentSlug === item.slug).length;
+      expect(Number(item.commentCount), item.slug).toBe(expected);
+    }
+  });
+
   it("is idempotent: running it again adds nothing and changes nothing", async () => {
-    const before = await Promise.all(
-      (["user", "user_subscription", "user_group", "content", "content_category"] as const).map(count),
-    );
+    const before = await Promise.all(TABLES.map(count));
+    const counters = () =>
+      runtime.database.db.selectFrom("content").select(["id", "commentCount"]).orderBy("id").execute();
+    const countersBefore = await counters();
     const summary = await seedDemo({
       db: runtime.database.db,
       auth: runtime.auth,
@@ -90,9 +133,9 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
       logger: runtime.logger,
     });
     expect(summary.content).toBe(0);
-    const after = await Promise.all(
-      (["user", "user_subscription", "user_group", "content", "content_category"] as const).map(count),
-    );
+    expect(summary.comments).toBe(0);
+    const after = await Promise.all(TABLES.map(count));
     expect(after).toEqual(before);
+    expect(await counters()).toEqual(countersBefore);
   });
 });

@@ -15,6 +15,7 @@ import { migration as m009 } from "./009-search.ts";
 import { migration as m010 } from "./010-engagement.ts";
 import { migration as m011 } from "./011-content-revision.ts";
 import { migration as m012 } from "./012-graphql-indexes.ts";
+import { migration as m013 } from "./013-repository-sources.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "010-engagement": m010,
   "011-content-revision": m011,
   "012-graphql-indexes": m012,
+  "013-repository-sources": m013,
 };

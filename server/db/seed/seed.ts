@@ -8,7 +8,12 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { GROUP_PRECEDENCE } from "../../../core/index.ts";
-import { buildCategory, buildComment, buildContent, buildSubscription } from "../../../tests/factories/index.ts";
+import {
+  buildCategory,
+  buildComment,
+  buildContent,
+  buildSubscription,
+} from "../../../tests/factories/index.ts";
 import type { Auth } from "../../auth/auth.ts";
 import { withHashMemo } from "../../auth/password.ts";
 import { createCommentsRepo } from "../../modules/comments/comments.repo.ts";
@@ -23,12 +28,15 @@ import { inTransaction } from "../transaction.ts";
 import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
 import { DEMO_COMMENTS } from "./demo/comments.ts";
 import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
+import { seedDemoRepositories } from "./demo-repositories/index.ts";
 
 export interface SeedDeps {
   db: Kysely<DB>;
   auth: Auth;
   storage: ObjectStore;
   logger: Logger;
+  /** DATA_DIR: the demo git repositories are generated under DATA_DIR/repositories (none without it). */
+  dataDir?: string;
 }
 
 export interface SeedSummary {
@@ -263,6 +271,9 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
 
   // Every item (new, or left unindexed by an interrupted run) gets its search document.
   await createSearchIndexer({ db, storage, logger }).indexMissing();
+
+  // The repository browser's demo repositories (git folders under DATA_DIR/repositories).
+  if (deps.dataDir) await seedDemoRepositories({ db, dataDir: deps.dataDir, logger });
 
   const summary = {
     users: userIds.size,

@@ -90,7 +90,10 @@ builder.queryFields((t) => ({
       nextToken: t.arg.string(),
     },
     resolve: (_root, { contentId, createdAt, ...args }, ctx) =>
-      ctx.services.comments.listByContentIdAndCreatedAt(ctx.actor, contentId, { ...args, sortKey: createdAt }),
+      ctx.services.comments.listByContentIdAndCreatedAt(ctx.actor, contentId, {
+        ...args,
+        sortKey: createdAt,
+      }),
   }),
   listCommentByAuthorIdAndCreatedAt: t.field({
     type: CommentConnection,

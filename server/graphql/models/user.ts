@@ -6,7 +6,11 @@
  * updated (name, displayName, bio) by the user or a platform admin. Not versioned.
  * Rules live in `server/modules/users/users.service.ts`.
  */
-import { ADMIN_USER_FILTER_FIELDS, type PrivateUser, type UserView } from "../../modules/users/users.service.ts";
+import {
+  ADMIN_USER_FILTER_FIELDS,
+  type PrivateUser,
+  type UserView,
+} from "../../modules/users/users.service.ts";
 import { builder, connectionType, filterInput, plainInput } from "../builder.ts";
 import { UserRef } from "./refs.ts";
 
@@ -26,7 +30,7 @@ UserRef.implement({
     bio: t.exposeString("bio", { nullable: true }),
     avatar: t.exposeString("avatar", { nullable: true, description: "The avatar's URL" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    name: t.string({ nullable: true, description: PRIVATE, resolve: (u) => own("name")(u) as string | null }),
+    name: t.string({ nullable: true, description: PRIVATE, resolve: (u) => own(u, "name") }),
     email: t.string({
       nullable: true,
       description: PRIVATE,
@@ -37,7 +41,7 @@ UserRef.implement({
       description: PRIVATE,
       resolve: (u) => own(u, "emailVerified"),
     }),
-    role: t.string({ nullable: true, description: PRIVATE, resolve: (u) => own("role")(u) as string | null }),
+    role: t.string({ nullable: true, description: PRIVATE, resolve: (u) => own(u, "role") }),
     isActive: t.boolean({
       nullable: true,
       description: PRIVATE,

@@ -49,7 +49,16 @@ export interface GitHubRepository {
   updatedAt: string;
   /** Optimistic concurrency: 1 on create, +1 on every update. */
   version: number;
+  /** Where it is read from (migration 013): GitHub's API by owner/name, or a git folder on disk. */
+  sourceType: RepositorySourceType;
+  /** Local repositories: the folder under DATA_DIR/repositories. */
+  localPath: string | null;
+  /** The last failed sync's reason (null after a successful one); the cached rows are kept. */
+  lastSyncError: string | null;
+  lastSyncErrorAt: string | null;
 }
+
+export type RepositorySourceType = "github" | "local";
 
 export interface GitHubRepositoryFields {
   githubId: number | null;
@@ -72,6 +81,8 @@ export interface GitHubRepositoryFields {
   sortOrder: number;
   lastSyncAt: string | Date | null;
   cacheExpiry: string | Date | null;
+  sourceType: RepositorySourceType;
+  localPath: string | null;
 }
 
 export type NewGitHubRepository = Pick<GitHubRepositoryFields, "slug"> &
@@ -207,6 +218,8 @@ const REPOSITORY_FIELDS = [
   "sortOrder",
   "lastSyncAt",
   "cacheExpiry",
+  "sourceType",
+  "localPath",
 ] as const satisfies readonly (keyof GitHubRepositoryFields)[];
 
 function repositoryColumns(fields: Partial<GitHubRepositoryFields>): Updateable<GithubRepositoryTable> {
@@ -248,6 +261,10 @@ function repositoryFromRow(row: Selectable<GithubRepositoryTable>): GitHubReposi
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     version: row.version,
+    sourceType: row.sourceType === "local" ? "local" : "github",
+    localPath: row.localPath,
+    lastSyncError: row.lastSyncError,
+    lastSyncErrorAt: row.lastSyncErrorAt,
   };
 }
 
@@ -897,7 +914,9 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
         [sql`${sql.ref(`${table}.repositoryId`)} in (${sql.join([...repositoryIds])})`, ...conditions],
         sql` and `,
       );
-      const ranked = await sql<Record<string, unknown>>`select * from (select ${sql.table(table)}.*, row_number() over (partition by ${sql.ref(`${table}.repositoryId`)} order by ${sql.ref(`${table}.id`)}) as ${sql.ref("rowNumber")} from ${sql.table(table)} where ${where}) as ${sql.ref("ranked")} where ${sql.ref("rowNumber")} <= ${perRepository} order by ${sql.ref("repositoryId")}, ${sql.ref("id")}`.execute(
+      const ranked = await sql<
+        Record<string, unknown>
+      >`select * from (select ${sql.table(table)}.*, row_number() over (partition by ${sql.ref(`${table}.repositoryId`)} order by ${sql.ref(`${table}.id`)}) as ${sql.ref("rowNumber")} from ${sql.table(table)} where ${where}) as ${sql.ref("ranked")} where ${sql.ref("rowNumber")} <= ${perRepository} order by ${sql.ref("repositoryId")}, ${sql.ref("id")}`.execute(
         db,
       );
       const toRow = map as unknown as (row: unknown) => ChildRows[K];

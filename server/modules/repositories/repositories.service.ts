@@ -40,6 +40,9 @@ import {
   type RepositoryWorkflow,
 } from "./repositories.repo.ts";
 import { repositoryPathSchema } from "./repositories.schemas.ts";
+import { createRepositorySourceOperations } from "./repository-source-operations.ts";
+import type { RepositorySync } from "./repository-sync.ts";
+import type { RepositorySources } from "./sources/index.ts";
 
 export type {
   GitHubRepository,
@@ -246,6 +249,10 @@ export const updateWorkflowInput = z.strictObject(workflowFields).partial();
 
 export interface RepositoriesServiceDeps {
   db: Kysely<DB>;
+  /** Repository sources and their sync (issue 6); without them the source operations refuse. */
+  sources?: RepositorySources;
+  sync?: RepositorySync;
+  now?: () => number;
 }
 
 type ChildTable = "repository_file" | "repository_branch" | "repository_issue" | "repository_workflow";
@@ -581,7 +588,10 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
 
   const nested = {
     /** Repositories by id for the data loaders: the visible ones, in no particular order. */
-    async getGitHubRepositoriesByIds(actor: ServiceActor, ids: readonly string[]): Promise<GitHubRepository[]> {
+    async getGitHubRepositoriesByIds(
+      actor: ServiceActor,
+      ids: readonly string[],
+    ): Promise<GitHubRepository[]> {
       read(actor);
       const out: GitHubRepository[] = [];
       for (const chunk of chunks(ids)) {
@@ -630,7 +640,18 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     },
   };
 
-  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows, ...nested };
+  const sourceOperations = createRepositorySourceOperations(deps);
+
+  return {
+    ...repositories,
+    ...categories,
+    ...files,
+    ...branches,
+    ...issues,
+    ...workflows,
+    ...nested,
+    ...sourceOperations,
+  };
 }
 
 export type RepositoriesService = ReturnType<typeof createRepositoriesService>;

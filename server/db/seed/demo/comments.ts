@@ -24,14 +24,14 @@ export const DEMO_COMMENTS: readonly DemoComment[] = [
     contentSlug: "anatomy-of-a-good-prompt",
     author: "free",
     createdAt: "2026-02-04T08:15:00.000Z",
-    body: "The \"definition of done\" part was the missing piece for me. I added \"answer in at most five bullet points, each under 20 words\" to my weekly summary prompt and stopped getting essays back.",
+    body: 'The "definition of done" part was the missing piece for me. I added "answer in at most five bullet points, each under 20 words" to my weekly summary prompt and stopped getting essays back.',
   },
   {
     key: "anatomy-role-question",
     contentSlug: "anatomy-of-a-good-prompt",
     author: "basic",
     createdAt: "2026-02-05T12:40:00.000Z",
-    body: "Does the role still matter with newer models? I dropped \"You are an experienced editor\" from a prompt and could not see a difference in the output.",
+    body: 'Does the role still matter with newer models? I dropped "You are an experienced editor" from a prompt and could not see a difference in the output.',
   },
   {
     key: "anatomy-role-answer",
@@ -39,7 +39,7 @@ export const DEMO_COMMENTS: readonly DemoComment[] = [
     author: "manager",
     createdAt: "2026-02-05T15:05:00.000Z",
     replyTo: "anatomy-role-question",
-    body: "For general writing tasks it often makes little difference now. It helps most when the role carries context the model cannot guess, such as \"You review contracts for a UK public-sector buyer\". A role that only says \"expert\" adds nothing, so leaving it out is fine.",
+    body: 'For general writing tasks it often makes little difference now. It helps most when the role carries context the model cannot guess, such as "You review contracts for a UK public-sector buyer". A role that only says "expert" adds nothing, so leaving it out is fine.',
   },
   // Free: Few-Shot Examples That Actually Work
   {
@@ -47,14 +47,14 @@ export const DEMO_COMMENTS: readonly DemoComment[] = [
     contentSlug: "few-shot-examples-that-work",
     author: "pro",
     createdAt: "2026-02-07T10:20:00.000Z",
-    body: "Including one ambiguous example with the label we actually want (\"needs human review\") cut our misrouted tickets noticeably. Before that, the model forced every message into one of the clear categories.",
+    body: 'Including one ambiguous example with the label we actually want ("needs human review") cut our misrouted tickets noticeably. Before that, the model forced every message into one of the clear categories.',
   },
   {
     key: "few-shot-order",
     contentSlug: "few-shot-examples-that-work",
     author: "free",
     createdAt: "2026-02-09T17:45:00.000Z",
-    body: "Worth adding: shuffle the order of your examples now and then while testing. Ours always ended with a \"positive\" example and the model leaned positive on borderline inputs until we mixed them up.",
+    body: 'Worth adding: shuffle the order of your examples now and then while testing. Ours always ended with a "positive" example and the model leaned positive on borderline inputs until we mixed them up.',
   },
   // Free: Getting Structured Output: JSON You Can Trust
   {
@@ -70,14 +70,14 @@ export const DEMO_COMMENTS: readonly DemoComment[] = [
     contentSlug: "human-oversight-patterns",
     author: "pro",
     createdAt: "2026-04-16T11:00:00.000Z",
-    body: "\"Approval rates near 100%\" hit home. Our reviewers approved 98% of drafted replies in under ten seconds each. We now show the original customer message next to the draft and the rate dropped to 91%, which is probably closer to the truth.",
+    body: '"Approval rates near 100%" hit home. Our reviewers approved 98% of drafted replies in under ten seconds each. We now show the original customer message next to the draft and the rate dropped to 91%, which is probably closer to the truth.',
   },
   {
     key: "oversight-sampling",
     contentSlug: "human-oversight-patterns",
     author: "enterprise",
     createdAt: "2026-04-17T14:25:00.000Z",
-    body: "How large a sample do you recommend for the \"AI decides, human samples\" pattern? We audit 2% of decisions a week and I am not sure that would catch a slow drift.",
+    body: 'How large a sample do you recommend for the "AI decides, human samples" pattern? We audit 2% of decisions a week and I am not sure that would catch a slow drift.',
   },
   {
     key: "oversight-sampling-answer",

@@ -71,7 +71,8 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
     if (/^https?:\/\//i.test(pathOrUrl)) {
       const url = new URL(pathOrUrl);
       // Pagination links come from the API; never follow one to another host (the token goes along).
-      if (url.origin !== base.origin) throw new SourceUnavailableError("GitHub returned a link to another host");
+      if (url.origin !== base.origin)
+        throw new SourceUnavailableError("GitHub returned a link to another host");
       return url;
     }
     return new URL(`${base.pathname.replace(/\/$/, "")}${pathOrUrl}`, base.origin);

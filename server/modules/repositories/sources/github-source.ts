@@ -149,8 +149,9 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
     const b = safeBranchName(branch);
     let content: GhContent | GhContent[];
     try {
-      content = (await client.get<GhContent | GhContent[]>(`${repoPath}/contents/${pathUrl(file)}?ref=${seg(b)}`))
-        .data;
+      content = (
+        await client.get<GhContent | GhContent[]>(`${repoPath}/contents/${pathUrl(file)}?ref=${seg(b)}`)
+      ).data;
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError("path", file);
       throw error;
@@ -168,8 +169,11 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
       bytes = decodeBase64(content.content);
     } else {
       // Over 1 MB the contents API sends no content: the blob API has it (up to 100 MB).
-      const blob = await client.get<{ content: string; encoding: string }>(`${repoPath}/git/blobs/${seg(content.sha)}`);
-      if (blob.data.encoding !== "base64") throw new SourceUnavailableError("GitHub blob has an unknown encoding");
+      const blob = await client.get<{ content: string; encoding: string }>(
+        `${repoPath}/git/blobs/${seg(content.sha)}`,
+      );
+      if (blob.data.encoding !== "base64")
+        throw new SourceUnavailableError("GitHub blob has an unknown encoding");
       bytes = decodeBase64(blob.data.content);
     }
     return { bytes, size: bytes.length, sha: content.sha, ...describeFile(file, bytes) };
@@ -210,7 +214,8 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
     async listTree(branch: string, dir = ""): Promise<TreeEntry[]> {
       const folder = safeDirectory(dir);
       const all = entriesOf(await tree(branch));
-      if (folder && !all.some((e) => e.type === "dir" && e.path === folder)) throw new NotFoundError("path", folder);
+      if (folder && !all.some((e) => e.type === "dir" && e.path === folder))
+        throw new NotFoundError("path", folder);
       const prefix = folder ? `${folder}/` : "";
       return sortEntries(
         all.filter((e) => e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes("/")),
@@ -230,7 +235,8 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
       const perPage = Math.max(1, Math.min(limit, 100));
       let commits: GhCommit[];
       try {
-        commits = (await client.get<GhCommit[]>(`${repoPath}/commits?sha=${seg(b)}&per_page=${perPage}`)).data;
+        commits = (await client.get<GhCommit[]>(`${repoPath}/commits?sha=${seg(b)}&per_page=${perPage}`))
+          .data;
       } catch (error) {
         if (error instanceof NotFoundError) throw new NotFoundError("branch", b);
         throw error;
@@ -276,7 +282,8 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
     },
 
     async listWorkflows(): Promise<WorkflowInfo[]> {
-      const workflows = (await client.get<GhWorkflows>(`${repoPath}/actions/workflows?per_page=100`)).data.workflows;
+      const workflows = (await client.get<GhWorkflows>(`${repoPath}/actions/workflows?per_page=100`)).data
+        .workflows;
       if (workflows.length === 0) return [];
       const runs = (await client.get<GhRuns>(`${repoPath}/actions/runs?per_page=100`)).data.workflow_runs;
       return workflows.map((w) => {
@@ -287,7 +294,11 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
           name: w.name,
           path: w.path,
           state: w.state,
-          lastRunStatus: last ? (last.status === "completed" ? (last.conclusion ?? "completed") : last.status) : null,
+          lastRunStatus: last
+            ? last.status === "completed"
+              ? (last.conclusion ?? "completed")
+              : last.status
+            : null,
           lastRunDate: last ? new Date(last.run_started_at ?? last.created_at).toISOString() : null,
         };
       });

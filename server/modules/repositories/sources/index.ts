@@ -36,14 +36,29 @@ export interface RepositorySourcesOptions {
 export function createRepositorySources(options: RepositorySourcesOptions): RepositorySources {
   const github =
     options.github && "get" in options.github ? options.github : createGitHubClient(options.github ?? {});
+  // One source per repository, so isomorphic-git's pack cache and sizes are reused between requests.
+  const made = new Map<string, RepositorySource>();
+  function remember(key: string, make: () => RepositorySource): RepositorySource {
+    let source = made.get(key);
+    if (!source) {
+      if (made.size >= 200) made.delete(made.keys().next().value as string);
+      source = make();
+      made.set(key, source);
+    }
+    return source;
+  }
   return {
     forRepository(row) {
       if (row.sourceType === "local") {
-        if (!row.localPath) throw new BadInputError("local repository has no path");
-        return createLocalSource({ root: options.localRoot, path: row.localPath });
+        const localPath = row.localPath;
+        if (!localPath) throw new BadInputError("local repository has no path");
+        return remember(`local\0${localPath}`, () =>
+          createLocalSource({ root: options.localRoot, path: localPath }),
+        );
       }
-      if (!row.owner || !row.name) throw new BadInputError("GitHub repository has no owner/name");
-      return createGitHubSource({ client: github, owner: row.owner, name: row.name });
+      const { owner, name } = row;
+      if (!owner || !name) throw new BadInputError("GitHub repository has no owner/name");
+      return remember(`github\0${owner}/${name}`, () => createGitHubSource({ client: github, owner, name }));
     },
   };
 }

@@ -50,12 +50,14 @@ export async function resolveGitDir(root: string, relative: string): Promise<str
   } catch (error) {
     throw new SourceUnavailableError("local repository folder not found", { cause: error });
   }
-  if (!inside(rootReal, dir)) throw new SourceUnavailableError("local repository is outside the repository root");
+  if (!inside(rootReal, dir))
+    throw new SourceUnavailableError("local repository is outside the repository root");
   const dotGit = path.join(dir, ".git");
   const dotGitStat = await stat(dotGit).catch(() => null);
   if (dotGitStat?.isDirectory()) {
     const gitdir = await realpath(dotGit);
-    if (!inside(rootReal, gitdir)) throw new SourceUnavailableError("local repository is outside the repository root");
+    if (!inside(rootReal, gitdir))
+      throw new SourceUnavailableError("local repository is outside the repository root");
     return gitdir;
   }
   const [head, objects] = await Promise.all([
@@ -122,22 +124,29 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
     return (await blobBytes(oid)).length;
   }
 
-  async function toEntry(parent: string, entry: GitTreeEntry, commit: string): Promise<TreeEntry | null> {
+  async function toEntry(parent: string, entry: GitTreeEntry): Promise<TreeEntry | null> {
     const full = parent ? `${parent}/${entry.path}` : entry.path;
     if (entry.mode === MODE_SUBMODULE || entry.type === "commit") return null;
     if (entry.mode === MODE_TREE || entry.type === "tree") {
       return { name: entry.path, path: full, type: "dir", size: null, sha: entry.oid };
     }
     if (entry.mode === MODE_SYMLINK) {
-      const target = await symlinkTarget(commit, full, entry.oid);
+      const target = await symlinkTarget(full, entry.oid);
       if (!target) return null;
-      return { name: entry.path, path: full, type: "file", size: await sizeOf(entry.oid), sha: entry.oid, symlink: true };
+      return {
+        name: entry.path,
+        path: full,
+        type: "file",
+        size: await sizeOf(entry.oid),
+        sha: entry.oid,
+        symlink: true,
+      };
     }
     return { name: entry.path, path: full, type: "file", size: await sizeOf(entry.oid), sha: entry.oid };
   }
 
   /** A symlink's target inside the repository, or null (outside, or nothing there). */
-  async function symlinkTarget(commit: string, linkPath: string, oid: string): Promise<string | null> {
+  async function symlinkTarget(linkPath: string, oid: string): Promise<string | null> {
     const target = new TextDecoder().decode(await blobBytes(oid));
     return resolveSymlinkTarget(linkPath, target);
   }
@@ -156,7 +165,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
     const entry = await findEntry(commit, filePath);
     if (entry.type !== "blob") throw new NotFoundError("path", filePath);
     if (entry.mode === MODE_SYMLINK) {
-      const target = await symlinkTarget(commit, filePath, entry.oid);
+      const target = await symlinkTarget(filePath, entry.oid);
       if (!target || hops >= MAX_SYMLINK_HOPS) throw new NotFoundError("path", filePath);
       return readFileAt(commit, target, hops + 1);
     }
@@ -180,7 +189,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
     const walk = async (dir: string, oid: string) => {
       const { entries } = await readTreeAt(oid, "");
       for (const e of entries) {
-        const entry = await toEntry(dir, e, commit);
+        const entry = await toEntry(dir, e);
         if (!entry) continue;
         out.push(entry);
         if (entry.type === "dir") await walk(entry.path, e.oid);
@@ -231,7 +240,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
       const { entries } = await readTreeAt(commit, folder);
       const out: TreeEntry[] = [];
       for (const e of entries) {
-        const entry = await toEntry(folder, e, commit);
+        const entry = await toEntry(folder, e);
         if (entry) out.push(entry);
       }
       return sortEntries(out);
