@@ -31,15 +31,19 @@ export function codeOf(error: unknown): ErrorCode | null {
 
 /** How graphql-js words a variable that does not coerce (`Variable "$n" got invalid value …`). */
 const VARIABLE_ERROR = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*"/;
+/** How graphql-armor words a refused document (`… Aliases limit of 15 exceeded, found 21.`). */
+const LIMIT_ERROR = /\blimit of \d+ exceeded\b/i;
 
 /**
  * Gives graphql-js's variable coercion errors (wrong types in `variables`, answered by Yoga as
- * HTTP 400 before execution and never masked) the BAD_USER_INPUT code; other errors unchanged.
+ * HTTP 400 before execution and never masked) and graphql-armor's limit refusals (depth, cost,
+ * aliases, directives, tokens) the BAD_USER_INPUT code; other errors unchanged.
  */
 export function withVariableErrorCode<E extends { message: string; extensions?: Record<string, unknown> }>(
   error: E,
 ): E {
-  if (error.extensions?.code !== undefined || !VARIABLE_ERROR.test(error.message)) return error;
+  if (error.extensions?.code !== undefined) return error;
+  if (!VARIABLE_ERROR.test(error.message) && !LIMIT_ERROR.test(error.message)) return error;
   if (error instanceof GraphQLError) {
     return new GraphQLError(error.message, {
       nodes: error.nodes,

@@ -65,6 +65,18 @@ describe("maskError", () => {
     expect(withVariableErrorCode(ours)).toBe(ours);
   });
 
+  it("gives graphql-armor's limit refusals the BAD_USER_INPUT code", () => {
+    for (const message of [
+      "Syntax Error: Aliases limit of 15 exceeded, found 21.",
+      "Syntax Error: Query depth limit of 10 exceeded, found 12.",
+      "Syntax Error: Query Cost limit of 1000 exceeded, found 1250.",
+      "Syntax Error: Token limit of 2000 exceeded.",
+    ])
+      expect(withVariableErrorCode(new GraphQLError(message)).extensions).toEqual({ code: "BAD_USER_INPUT" });
+    const syntax = new GraphQLError("Syntax Error: Expected Name, found <EOF>.");
+    expect(withVariableErrorCode(syntax)).toBe(syntax);
+  });
+
   it("codeOf knows only the data API's codes", () => {
     expect(codeOf(new DataIntegrityError("x"))).toBeNull();
     expect(codeOf({ code: "RATE_LIMITED" })).toBe("RATE_LIMITED");

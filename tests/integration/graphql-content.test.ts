@@ -636,6 +636,8 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
       );
       expect(aliases.data).toBeNull();
       expect(aliases.errors?.[0]?.message).toMatch(/alias/i);
+      for (const refused of [depth, aliases])
+        expect(refused.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
       const fields =
         "id title slug tier excerpt tags status section type createdAt updatedAt publishedAt version featured";
       const level = (inner: string) =>
