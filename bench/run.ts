@@ -68,8 +68,11 @@ interface Row {
   ratioToBaseline?: number;
 }
 
-async function run(url: string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration, pipelining: 1, headers });
+async function run(
+  url: string,
+  request: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
+): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration, pipelining: 1, ...request });
 }
 
 /** Signs a demo account in; the session is bound to this user agent, so every request sends it. */
@@ -108,26 +111,44 @@ try {
   const pro = list.items.find((i) => i.tier === "Pro");
   if (!free || !pro) throw new Error("no Free or Pro item in the demo data");
   const proHeaders = await signedInHeaders("pro@demo.local");
-  const targets: Array<{ target: string; path: string; headers?: Record<string, string> }> = [
+  const slugQuery = JSON.stringify({
+    query: "query ($slug: String!) { listContentBySlug(slug: $slug) { items { id slug title tier } } }",
+    variables: { slug: free.slug },
+  });
+  const targets: Array<{
+    target: string;
+    path: string;
+    headers?: Record<string, string>;
+    method?: "GET" | "POST";
+    body?: string;
+  }> = [
     { target: "home page (anonymous)", path: "/" },
     { target: "content page (anonymous)", path: `/content/${free.slug}` },
     { target: "content page (signed-in Pro)", path: `/content/${pro.slug}`, headers: proHeaders },
     { target: "GET /api/content?limit=15", path: "/api/content?limit=15" },
     { target: "GET /api/content/{slug}", path: `/api/content/${free.slug}` },
     { target: "GET /api/search?q=prompt", path: "/api/search?q=prompt" },
+    {
+      target: "GraphQL listContentBySlug",
+      path: "/graphql",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: slugQuery,
+    },
   ];
   const rows: Row[] = [];
   for (const t of targets) {
     const headers = t.headers ?? {};
-    const probe = await fetch(base + t.path, { headers });
+    const request = { method: t.method ?? "GET", headers, body: t.body };
+    const probe = await fetch(base + t.path, request);
     if (probe.status === 404) {
       console.log(`skipping ${t.target}: ${t.path} answers 404`);
       continue;
     }
     // warm-up
-    await autocannon({ url: base + t.path, connections: 10, duration: 2, headers });
-    const r = await run(base + t.path, headers);
-    const sample = await fetch(base + t.path, { headers });
+    await autocannon({ url: base + t.path, connections: 10, duration: 2, ...request });
+    const r = await run(base + t.path, request);
+    const sample = await fetch(base + t.path, request);
     const bytes = Buffer.from(await sample.arrayBuffer());
     const b = await baseline(bytes, sample.headers.get("content-type") ?? "text/plain");
     await autocannon({ url: b.url, connections: 10, duration: 1 });

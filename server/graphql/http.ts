@@ -23,9 +23,12 @@ const errorResponse = (status: number, code: string, message: string, headers: R
     },
   );
 
-/** GraphiQL (development) loads its page from a CDN: its own policy instead of the app's. */
+/**
+ * GraphiQL (development only) is one page with the IDE inlined, starting its editor workers from
+ * blob: URLs: its own policy instead of the app's. Nothing is loaded from another origin.
+ */
 const GRAPHIQL_CSP =
-  "default-src 'self'; script-src 'self' 'unsafe-inline' https://unpkg.com; style-src 'self' 'unsafe-inline' https://unpkg.com; img-src 'self' data: https:; connect-src 'self'; font-src 'self' data: https://unpkg.com; object-src 'none'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {

@@ -6,7 +6,7 @@
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { type ExecutionResult, getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createYoga, type GraphiQLOptions, type Plugin } from "graphql-yoga";
 import type { Logger } from "pino";
 import type { GraphQLContext, GraphQLServerContext } from "./context.ts";
 import { gqlError, maskError, withVariableErrorCode } from "./errors.ts";
@@ -68,12 +68,27 @@ const noIntrospection: Plugin = {
   },
 };
 
+/**
+ * GraphiQL from `@graphql-yoga/render-graphiql`, which inlines the whole IDE (Yoga's default page
+ * loads it from a CDN, which an offline machine cannot reach). A development dependency, loaded on
+ * first use; without it the page says how to query instead.
+ */
+export async function renderLocalGraphiQL(options: GraphiQLOptions): Promise<string> {
+  try {
+    const { renderGraphiQL } = await import("@graphql-yoga/render-graphiql");
+    return renderGraphiQL(options);
+  } catch {
+    return '<!doctype html><html lang="en"><meta charset="utf-8"><title>GraphQL</title><p>GraphiQL is a development dependency and is not installed here. Send queries with POST to /graphql.</p></html>';
+  }
+}
+
 export function createGraphQLYoga(options: { mode: GraphQLMode; logger?: Pick<Logger, "error"> }) {
   const production = options.mode === "production";
   return createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: !production,
+    renderGraphiQL: renderLocalGraphiQL,
     landingPage: false,
     logging: false,
     batching: false,

@@ -84,6 +84,23 @@ async function run(mode: GraphQLMode, query: string, ctx = contextFor(visitor), 
 }
 
 describe("yoga factory", () => {
+  it("serves GraphiQL in development from the package itself (no CDN), and not in production", async () => {
+    const page = (mode: GraphQLMode) =>
+      createGraphQLYoga({ mode }).fetch(
+        "http://localhost/graphql",
+        { method: "GET", headers: { accept: "text/html" } },
+        contextFor(visitor),
+      );
+    const dev = await page("development");
+    expect(dev.status).toBe(200);
+    expect(dev.headers.get("content-type")).toContain("text/html");
+    const html = await dev.text();
+    expect(html).toContain("GraphiQL");
+    expect(html).not.toMatch(/https:\/\/(unpkg\.com|cdn\.jsdelivr\.net)/);
+    const prod = await page("production");
+    expect(prod.headers.get("content-type") ?? "").not.toContain("text/html");
+  });
+
   it("answers apiVersion as a field and in extensions", async () => {
     const { body } = await run("production", "{ apiVersion }");
     expect(body.data).toEqual({ apiVersion: API_VERSION });
