@@ -82,12 +82,28 @@ export async function renderLocalGraphiQL(options: GraphiQLOptions): Promise<str
   }
 }
 
+export const GRAPHIQL_DEFAULT_QUERY = `# The Lumen Hub data API (version 1.4). Signed-in requests use your session.
+# Docs: docs/api/graphql.md
+query Latest {
+  apiVersion
+  listContentBySectionAndPublishedAt(section: "ai-news", sortDirection: DESC, limit: 5) {
+    items { slug title tier }
+    nextToken
+  }
+}
+`;
+
 export function createGraphQLYoga(options: { mode: GraphQLMode; logger?: Pick<Logger, "error"> }) {
   const production = options.mode === "production";
   return createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: !production,
+    graphiql: production
+      ? false
+      : {
+          title: "Lumen Hub data API",
+          defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+        },
     renderGraphiQL: renderLocalGraphiQL,
     landingPage: false,
     logging: false,

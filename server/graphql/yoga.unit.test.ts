@@ -3,7 +3,14 @@
  * limits, the mutation gate per credential kind, apiVersion, and that each input type takes
  * exactly the fields its zod schema accepts (one truth for what a client may write).
  */
-import { type GraphQLInputObjectType, type GraphQLObjectType, getNamedType, isLeafType } from "graphql";
+import {
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
+  getNamedType,
+  isLeafType,
+  parse,
+  validate,
+} from "graphql";
 import { describe, expect, it } from "vitest";
 import { visitorContext } from "../../core/index.ts";
 import type { Actor } from "../auth/identity.ts";
@@ -36,7 +43,7 @@ import { createUserInput, updateUserInput } from "../modules/users/users.service
 import type { GraphQLServerContext } from "./context.ts";
 import { API_VERSION } from "./limits.ts";
 import { schema } from "./schema.ts";
-import { createGraphQLYoga, type GraphQLMode } from "./yoga.ts";
+import { createGraphQLYoga, GRAPHIQL_DEFAULT_QUERY, type GraphQLMode } from "./yoga.ts";
 
 const untouchable = new Proxy(
   {},
@@ -99,6 +106,8 @@ describe("yoga factory", () => {
     expect(html).not.toMatch(/https:\/\/(unpkg\.com|cdn\.jsdelivr\.net)/);
     const prod = await page("production");
     expect(prod.headers.get("content-type") ?? "").not.toContain("text/html");
+    // The query GraphiQL opens with is valid against the schema.
+    expect(validate(schema, parse(GRAPHIQL_DEFAULT_QUERY))).toEqual([]);
   });
 
   it("answers apiVersion as a field and in extensions", async () => {
