@@ -130,7 +130,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       publicUrl: env.PUBLIC_URL,
       now: authSecurity.now,
     });
-    const featureFlags = { debugMode: true, search: true, comments: false, repositoryBrowser: false };
+    const featureFlags = { debugMode: true, search: true, comments: false, repositoryBrowser: true };
     const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
     const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });
     const serviceCredentials = createServiceCredentials({ db: database.db, secret, now: authSecurity.now });

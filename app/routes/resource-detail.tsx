@@ -1,63 +1,69 @@
-import { ChevronRight, FileCode, FolderGit2, GitBranch } from "lucide-react";
-import { data, Link } from "react-router";
-import { ComingLater } from "../components/ui/notice.tsx";
+import { loadRepositoryPage } from "../features/repositories/repositories.server.ts";
+import {
+  CommitList,
+  DirectoryTable,
+  FilePanel,
+  FileSidebar,
+  IssueList,
+  PathCrumbs,
+  ReadmePanel,
+  RepositoryHeader,
+  RepositoryToolbar,
+  SearchPanel,
+  WorkflowList,
+} from "../features/repositories/repository-parts.tsx";
 import { screenMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/resource-detail";
 
-export const meta: Route.MetaFunction = (args) => [
-  ...screenMeta(args, `Repository ${args.params.slug}`, "Browse a repository's files, branches and README."),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = (args) => {
+  const page = args.loaderData;
+  if (!page)
+    return [
+      ...screenMeta(args, "Repository not found", "No such repository."),
+      { name: "robots", content: "noindex" },
+    ];
+  const name = page.repository.displayName;
+  const title = page.file ? `${page.file.path} · ${name}` : name;
+  const tags = screenMeta(
+    args,
+    title,
+    page.repository.description ?? `Browse ${name}: files, branches and README.`,
+  );
+  // File, branch and view addresses are many per repository: only the repository's own page is indexed.
+  const plain = !page.path && page.view === "files" && page.branch === page.repository.defaultBranch;
+  return plain ? tags : [...tags, { name: "robots", content: "noindex" }];
+};
 
-/** No repository can be found until the repository browser ships: HTTP 404 with an honest frame. */
-export function loader({ params }: Route.LoaderArgs) {
-  return data({ slug: params.slug }, { status: 404 });
+/** /resources/{slug}?branch=&path=&view=&q= — server-rendered; unknown repository, branch or path → 404. */
+export async function loader(args: Route.LoaderArgs) {
+  return loadRepositoryPage(args, args.params.slug);
 }
 
-export default function ResourceDetail({ loaderData }: Route.ComponentProps) {
+export default function ResourceDetail({ loaderData: page }: Route.ComponentProps) {
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="mb-5">
-        <ol className="flex items-center gap-1 text-sm text-ink-subtle">
-          <li>
-            <Link to="/resources" className="rounded hover:text-ink">
-              Resources
-            </Link>
-          </li>
-          <li className="flex items-center gap-1">
-            <ChevronRight aria-hidden="true" className="size-3.5" />
-            <span aria-current="page" className="text-ink">
-              {loaderData.slug}
-            </span>
-          </li>
-        </ol>
-      </nav>
-      <h1 className="mb-6 flex items-center gap-3 text-2xl font-semibold tracking-tight text-ink sm:text-3xl">
-        <FolderGit2 aria-hidden="true" className="size-7 text-accent-text" />
-        <span className="break-all">{loaderData.slug}</span>
-      </h1>
-      <div className="overflow-hidden rounded-xl border border-line">
-        <div className="flex items-center gap-2 border-b border-line bg-sunken px-4 py-2.5 text-sm text-ink-muted">
-          <GitBranch aria-hidden="true" className="size-4" />
-          <span>No branch loaded</span>
-        </div>
-        <div className="grid min-h-64 md:grid-cols-[14rem_1fr]">
-          <div className="border-b border-line p-4 text-sm text-ink-subtle md:border-r md:border-b-0">
-            Files
-          </div>
-          <div className="flex flex-col items-center justify-center gap-2 p-8 text-center text-sm text-ink-muted">
-            <FileCode aria-hidden="true" className="size-8 text-ink-subtle" />
-            The repository browser arrives in a later release
-          </div>
-        </div>
-      </div>
-      <div className="mt-6">
-        <ComingLater>
-          the repository browser — files, branches, README and a highlighted code viewer for public
-          repositories — arrives in a later release. No repository can be opened yet, so this address returns
-          “not found”.
-        </ComingLater>
-      </div>
+      <RepositoryHeader page={page} />
+      <RepositoryToolbar page={page} />
+      {page.view === "files" && !page.unavailable ? (
+        <>
+          {page.path ? <PathCrumbs page={page} /> : null}
+          {page.file ? (
+            <div className="grid gap-5 lg:grid-cols-[14rem_minmax(0,1fr)]">
+              <FileSidebar page={page} />
+              <FilePanel page={page} file={page.file} />
+            </div>
+          ) : (
+            <>
+              <DirectoryTable page={page} />
+              {page.readme ? <ReadmePanel readme={page.readme} /> : null}
+            </>
+          )}
+        </>
+      ) : null}
+      {page.view === "commits" && !page.unavailable ? <CommitList page={page} /> : null}
+      {page.view === "issues" ? <IssueList page={page} /> : null}
+      {page.view === "workflows" ? <WorkflowList page={page} /> : null}
+      {page.view === "search" ? <SearchPanel page={page} /> : null}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
+import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
@@ -17,6 +18,7 @@ import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { readLimited } from "./read-limited.ts";
+import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
@@ -243,12 +245,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   registerAccountApi(app, runtime);
   registerOrgApi(app, runtime);
+  registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
   registerObjectsApi(app, runtime);
+  registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
   registerGraphQL(app, runtime, options.mode); // POST /graphql (GraphiQL on GET outside production)
 
   app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));

@@ -43,13 +43,28 @@ const ALIASES: Record<string, string> = {
 };
 
 let highlighterPromise: Promise<Highlighter> | null = null;
-function highlighter(): Promise<Highlighter> {
+/** The one Shiki highlighter of the process (github-light/github-dark); also used by highlight-code.ts. */
+export function highlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
     themes: ["github-light", "github-dark"],
     langs: [...LANGUAGES],
   });
   return highlighterPromise;
 }
+
+/**
+ * The dual themes of every highlighted block (markdown and the repository code viewer). A few of
+ * github-light's and github-dark's token colours fall below 4.5:1 on our code backgrounds; they are
+ * replaced by the darker (lighter) shades GitHub itself uses today.
+ */
+export const SHIKI_THEME_OPTIONS = {
+  themes: { light: "github-light", dark: "github-dark" },
+  defaultColor: false,
+  colorReplacements: {
+    "github-light": { "#e36209": "#b45309", "#d73a49": "#c62b3a", "#22863a": "#1a7f37", "#6a737d": "#59636e" },
+    "github-dark": { "#6a737d": "#8b949e" },
+  },
+} as const;
 
 /** Sanitize first (user markdown can hold anything), then add trusted markup: slugs and highlighting. */
 const schema: SanitizeSchema = {
@@ -61,9 +76,22 @@ const schema: SanitizeSchema = {
   },
 };
 
-function rehypeCollect(toc: TocEntry[]) {
+/** Rewrites a relative link or image address of the sanitized tree (e.g. inside a repository). */
+export type ResolveUrl = (url: string, kind: "link" | "image") => string;
+
+const isRelativeUrl = (url: string) =>
+  url !== "" && !url.startsWith("#") && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);
+
+function rehypeCollect(toc: TocEntry[], resolveUrl?: ResolveUrl) {
   return () => (tree: Root) => {
     visit(tree, "element", (node: Element) => {
+      if (resolveUrl) {
+        const attribute = node.tagName === "a" ? "href" : node.tagName === "img" ? "src" : null;
+        const value = attribute ? node.properties[attribute] : undefined;
+        if (attribute && typeof value === "string" && isRelativeUrl(value)) {
+          node.properties[attribute] = resolveUrl(value, attribute === "src" ? "image" : "link");
+        }
+      }
       const depth = /^h([2-3])$/.exec(node.tagName)?.[1];
       if (depth && typeof node.properties.id === "string") {
         toc.push({ id: node.properties.id, text: hastToString(node), depth: Number(depth) });
@@ -92,8 +120,7 @@ function rehypeShiki(hl: Highlighter) {
       const source = hastToString(code).replace(/\n$/, "");
       const highlighted = hl.codeToHast(source, {
         lang: lang as BundledLanguage,
-        themes: { light: "github-light", dark: "github-dark" },
-        defaultColor: false,
+        ...SHIKI_THEME_OPTIONS,
       });
       const pre = highlighted.children[0] as ElementContent | undefined;
       if (pre && pre.type === "element") {
@@ -104,8 +131,14 @@ function rehypeShiki(hl: Highlighter) {
   };
 }
 
-/** Markdown → sanitized HTML with heading anchors, a table of contents and highlighted code. */
-export async function renderMarkdown(markdown: string): Promise<RenderedMarkdown> {
+/**
+ * Markdown → sanitized HTML with heading anchors, a table of contents and highlighted code.
+ * `resolveUrl` rewrites relative link and image addresses after sanitizing (repository READMEs).
+ */
+export async function renderMarkdown(
+  markdown: string,
+  options: { resolveUrl?: ResolveUrl } = {},
+): Promise<RenderedMarkdown> {
   const toc: TocEntry[] = [];
   const hl = await highlighter();
   const file = await unified()
@@ -114,7 +147,7 @@ export async function renderMarkdown(markdown: string): Promise<RenderedMarkdown
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
     .use(rehypeSlug)
-    .use(rehypeCollect(toc))
+    .use(rehypeCollect(toc, options.resolveUrl))
     .use(rehypeShiki(hl))
     .use(rehypeStringify)
     .process(markdown);

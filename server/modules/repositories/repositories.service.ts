@@ -40,6 +40,7 @@ import {
   type RepositoryWorkflow,
 } from "./repositories.repo.ts";
 import { repositoryPathSchema } from "./repositories.schemas.ts";
+import { createRepositorySearch } from "./repository-search.ts";
 import { createRepositorySourceOperations } from "./repository-source-operations.ts";
 import type { RepositorySync } from "./repository-sync.ts";
 import type { RepositorySources } from "./sources/index.ts";
@@ -651,6 +652,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     ...workflows,
     ...nested,
     ...sourceOperations,
+    ...createRepositorySearch(sourceOperations),
   };
 }
 

@@ -1,0 +1,429 @@
+/**
+ * Repository administration REST handlers (issue 6 item 5): the admin screen's API over the
+ * repositories service (decision 008). Platform administrators only (app-admin, app-owner): the
+ * service's `requirePlatformAdmin` rule decides; organisation admins are refused (repositories are
+ * platform-wide). Signed-in sessions only: API keys and bearer tokens are refused (403).
+ *
+ * - GET    /api/admin/repositories → {repositories: [AdminRepository], categories: [RepositoryCategory]}
+ *          (every repository, disabled ones too, ordered by sortOrder then name)
+ * - POST   /api/admin/repositories {source: "local", localPath, …} | {source: "github", owner, name, …}
+ *          → 201 {repository}
+ * - PATCH  /api/admin/repositories/{id} {version, isEnabled?, sortOrder?, category?, tags?,
+ *          displayName?, description?} → {repository} | 409 CONFLICT (stale version)
+ * - POST   /api/admin/repositories/{id}/sync → {outcome, repository} (a failed sync is 200 with
+ *          `outcome.ok: false`; its reason stays on the repository as `lastSyncError`)
+ * - DELETE /api/admin/repositories/{id} → 204
+ * - POST   /api/admin/repository-categories {slug, name, …} → 201 {category}
+ * - PATCH  /api/admin/repository-categories/{id} {version, name?, sortOrder?, isVisible?, …} → {category}
+ *
+ * State changes need this site's Origin (CSRF); bodies are at most 64 KB. Errors:
+ * `{error: {code, message, field?}}`.
+ */
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { actorFromUserContext, type ServiceActor } from "../modules/actor.ts";
+import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
+import { safeDirectory } from "../modules/repositories/sources/paths.ts";
+import type { Runtime } from "../runtime.ts";
+import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { readLimited } from "./read-limited.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+type AnyHono = Hono<any>;
+
+/** Largest JSON body of this API. */
+export const ADMIN_REPOSITORIES_BODY_LIMIT = 64 * 1024;
+
+export type RepositorySyncStatus = "never-synced" | "synced" | "failed";
+
+/** A repository as the admin screen sees it: the row plus its sync status. */
+export type AdminRepository = GitHubRepository & { status: RepositorySyncStatus };
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500;
+
+const STATUS_BY_CODE: Record<string, ErrorStatus> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+};
+
+function fail(c: Context, status: ErrorStatus, code: string, message: string, field?: string) {
+  c.header("Cache-Control", "no-store");
+  return c.json({ error: field ? { code, message, field } : { code, message } }, status);
+}
+
+/** The field a service message names ("input.localPath: …" or "slug: …"), when it names one. */
+function fieldOf(message: string): string | undefined {
+  const match = /^(?:input\.)?([A-Za-z][A-Za-z0-9]*)(?:[.:\s]|$)/.exec(message);
+  if (!match) return undefined;
+  const name = match[1]!;
+  return KNOWN_FIELDS.has(name) ? name : undefined;
+}
+const KNOWN_FIELDS = new Set([
+  "source",
+  "localPath",
+  "owner",
+  "name",
+  "slug",
+  "displayName",
+  "description",
+  "category",
+  "tags",
+  "sortOrder",
+  "isEnabled",
+  "isVisible",
+  "icon",
+  "version",
+]);
+
+/** A typed service error → its status; anything else → 500 without details (logged). */
+function failFrom(c: Context, runtime: Runtime, error: unknown) {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string" && code in STATUS_BY_CODE) {
+    let message = (error as Error).message;
+    if (message === "repository path is not valid") {
+      return fail(c, 400, code, "localPath: must be a folder inside the repositories folder", "localPath");
+    }
+    const field = fieldOf(message);
+    if (message.startsWith("input.")) message = message.slice("input.".length);
+    return fail(c, STATUS_BY_CODE[code]!, code, message, field);
+  }
+  runtime.logger.error({ err: error, path: c.req.path }, "admin repositories request failed");
+  return fail(c, 500, "INTERNAL", "An unexpected error occurred");
+}
+
+/** The first zod issue as a 400 naming its field. */
+function invalid(c: Context, error: z.ZodError) {
+  const issue = error.issues[0];
+  if (issue?.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "field";
+    return fail(c, 400, "BAD_USER_INPUT", `${key}: cannot be set here`, key);
+  }
+  const field = issue?.path.length ? issue.path.map(String).join(".") : undefined;
+  const message = issue?.message ?? "is not valid";
+  return fail(c, 400, "BAD_USER_INPUT", field ? `${field}: ${message}` : message, field?.split(".")[0]);
+}
+
+const slug = z
+  .string()
+  .trim()
+  .min(1, "required")
+  .max(100, "at most 100 characters")
+  .regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and hyphens");
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `at most ${max} characters`)
+    .nullable()
+    .optional()
+    .transform((v) => (v === "" ? null : v));
+const tags = z
+  .array(z.string().trim().min(1, "a tag cannot be empty").max(50, "a tag has at most 50 characters"))
+  .max(50, "at most 50 tags")
+  .transform((list) => [...new Set(list)]);
+const sortOrder = z
+  .number({ message: "expected a number" })
+  .int("expected a whole number")
+  .min(-1_000_000)
+  .max(1_000_000);
+const category = z
+  .string()
+  .trim()
+  .max(100, "at most 100 characters")
+  .nullable()
+  .optional()
+  .transform((v) => (v === "" ? null : v));
+
+const localPath = z
+  .string({ message: "required" })
+  .trim()
+  .min(1, "required")
+  .max(300, "at most 300 characters")
+  .refine((value) => {
+    try {
+      return safeDirectory(value) !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a folder inside the repositories folder (no '..', no absolute path)");
+const common = {
+  slug: slug.optional(),
+  displayName: optionalText(200),
+  description: optionalText(2000),
+  category,
+  tags: tags.optional(),
+  sortOrder: sortOrder.optional(),
+  isEnabled: z.boolean({ message: "expected true or false" }).optional(),
+};
+const AddBody = z.discriminatedUnion(
+  "source",
+  [
+    z.strictObject({ source: z.literal("local"), localPath, ...common }),
+    z.strictObject({
+      source: z.literal("github"),
+      owner: z
+        .string({ message: "required" })
+        .trim()
+        .min(1, "required")
+        .max(39, "at most 39 characters")
+        .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "a GitHub user or organisation name"),
+      name: z
+        .string({ message: "required" })
+        .trim()
+        .min(1, "required")
+        .max(100, "at most 100 characters")
+        .regex(/^[A-Za-z0-9._-]+$/, "a GitHub repository name")
+        .refine((v) => v !== "." && v !== "..", "a GitHub repository name"),
+      ...common,
+    }),
+  ],
+  { message: "expected 'local' or 'github'" },
+);
+const version = z
+  .number({ message: "required: the version you loaded" })
+  .int("expected a whole number")
+  .min(1, "expected a whole number from 1");
+const PatchBody = z.strictObject({
+  version,
+  isEnabled: z.boolean({ message: "expected true or false" }).optional(),
+  sortOrder: sortOrder.optional(),
+  category,
+  tags: tags.optional(),
+  displayName: optionalText(200),
+  description: optionalText(2000),
+});
+const CategoryBody = z.strictObject({
+  slug,
+  name: optionalText(200),
+  description: optionalText(2000),
+  icon: optionalText(100),
+  sortOrder: sortOrder.optional(),
+  isVisible: z.boolean({ message: "expected true or false" }).optional(),
+});
+const CategoryPatchBody = z.strictObject({
+  version,
+  name: optionalText(200),
+  description: optionalText(2000),
+  icon: optionalText(100),
+  sortOrder: sortOrder.optional(),
+  isVisible: z.boolean({ message: "expected true or false" }).optional(),
+});
+
+/** Drops keys whose value is undefined (zod keeps optional keys absent, transforms may not). */
+function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export function syncStatus(row: GitHubRepository): RepositorySyncStatus {
+  if (row.lastSyncError) return "failed";
+  return row.lastSyncAt ? "synced" : "never-synced";
+}
+
+const toAdmin = (row: GitHubRepository): AdminRepository => ({ ...row, status: syncStatus(row) });
+
+const label = (row: GitHubRepository) => row.displayName ?? row.fullName ?? row.name ?? row.slug;
+
+export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): void {
+  const service = () => runtime.services.repositories;
+
+  /** The actor from the session cookie; credentials other than the session are refused. */
+  const actorOf = async (c: Context): Promise<ServiceActor | Response> => {
+    if (c.req.header("authorization") || c.req.header("x-api-key")) {
+      return fail(
+        c,
+        403,
+        "FORBIDDEN",
+        "Repository administration takes a signed-in session; API keys and tokens are refused.",
+      );
+    }
+    const context = await runtime.identity.resolveUser(c.req.raw.headers);
+    return actorFromUserContext(context);
+  };
+
+  /** Refuses anyone but a platform admin before any input is read (401 visitor, 403 others). */
+  const requireAdmin = (actor: ServiceActor, c: Context): Response | null => {
+    if (actor.kind !== "user") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+    if (!actor.platformAdmin) {
+      return fail(c, 403, "FORBIDDEN", "Only platform administrators may manage repositories.");
+    }
+    return null;
+  };
+
+  const handle =
+    (fn: (c: Context, actor: ServiceActor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
+    async (c: Context) => {
+      c.header("Cache-Control", "no-store");
+      if (opts.mutates) {
+        const origin = requestOrigin(c);
+        if (!origin || !allowedOrigins(c, runtime).has(origin)) {
+          return fail(
+            c,
+            403,
+            "FORBIDDEN_ORIGIN",
+            "This request did not come from this site, so it was refused.",
+          );
+        }
+      }
+      try {
+        const actor = await actorOf(c);
+        if (actor instanceof Response) return actor;
+        const refused = requireAdmin(actor, c);
+        if (refused) return refused;
+        return await fn(c, actor);
+      } catch (error) {
+        return failFrom(c, runtime, error);
+      }
+    };
+
+  /** A handler with a JSON object body parsed by `schema`. */
+  const withBody = <S extends z.ZodType>(
+    schema: S,
+    fn: (c: Context, actor: ServiceActor, body: z.output<S>) => Promise<Response>,
+  ) =>
+    handle(
+      async (c, actor) => {
+        const bytes = await readLimited(c.req.raw, ADMIN_REPOSITORIES_BODY_LIMIT);
+        if (bytes === null) {
+          return fail(
+            c,
+            413,
+            "PAYLOAD_TOO_LARGE",
+            `The request body is larger than ${ADMIN_REPOSITORIES_BODY_LIMIT / 1024} KB.`,
+          );
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+        } catch {
+          return fail(c, 400, "INVALID_JSON", "The request body is not valid JSON.");
+        }
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+          return fail(c, 400, "INVALID_BODY", "The request body must be a JSON object.");
+        }
+        const result = schema.safeParse(parsed);
+        if (!result.success) return invalid(c, result.error);
+        return fn(c, actor, result.data);
+      },
+      { mutates: true },
+    );
+
+  async function allCategories(actor: ServiceActor): Promise<RepositoryCategory[]> {
+    const out: RepositoryCategory[] = [];
+    let nextToken: string | null = null;
+    do {
+      const page = await service().listRepositoryCategories(actor, { limit: 100, nextToken });
+      out.push(...page.items);
+      nextToken = page.nextToken;
+    } while (nextToken && out.length < 10_000);
+    return out.sort(
+      (a, b) => a.sortOrder - b.sortOrder || (a.name ?? a.slug).localeCompare(b.name ?? b.slug),
+    );
+  }
+
+  async function allRepositories(actor: ServiceActor): Promise<GitHubRepository[]> {
+    const out: GitHubRepository[] = [];
+    let nextToken: string | null = null;
+    do {
+      const page = await service().listGitHubRepositories(actor, { limit: 100, nextToken });
+      out.push(...page.items);
+      nextToken = page.nextToken;
+    } while (nextToken && out.length < 10_000);
+    return out.sort((a, b) => a.sortOrder - b.sortOrder || label(a).localeCompare(label(b)));
+  }
+
+  /** A category slug must name an existing category (null clears it). */
+  async function checkCategory(c: Context, actor: ServiceActor, value: string | null | undefined) {
+    if (value === undefined || value === null) return null;
+    const known = await allCategories(actor);
+    if (known.some((k) => k.slug === value)) return null;
+    return fail(c, 400, "BAD_USER_INPUT", `category: no category '${value}'`, "category");
+  }
+
+  app.get(
+    "/api/admin/repositories",
+    handle(async (c, actor) => {
+      const [repositories, categories] = await Promise.all([allRepositories(actor), allCategories(actor)]);
+      return c.json({ repositories: repositories.map(toAdmin), categories });
+    }),
+  );
+
+  app.post(
+    "/api/admin/repositories",
+    withBody(AddBody, async (c, actor, body) => {
+      const refused = await checkCategory(c, actor, body.category);
+      if (refused) return refused;
+      // A new repository goes to the end of the list unless an order is given.
+      const sortOrder =
+        body.sortOrder ??
+        Math.min(
+          1_000_000,
+          (await allRepositories(actor)).reduce((max, r) => Math.max(max, r.sortOrder), 0) + 10,
+        );
+      const repository = await service().addRepository(actor, defined({ ...body, sortOrder }));
+      return c.json({ repository: toAdmin(repository) }, 201);
+    }),
+  );
+
+  app.patch(
+    "/api/admin/repositories/:id",
+    withBody(PatchBody, async (c, actor, body) => {
+      const refused = await checkCategory(c, actor, body.category);
+      if (refused) return refused;
+      const { version: expected, ...patch } = body;
+      const repository = await service().updateGitHubRepository(
+        actor,
+        c.req.param("id") ?? "",
+        expected,
+        defined(patch),
+      );
+      return c.json({ repository: toAdmin(repository) });
+    }),
+  );
+
+  app.post(
+    "/api/admin/repositories/:id/sync",
+    handle(
+      async (c, actor) => {
+        const { outcome, repository } = await service().syncRepository(actor, c.req.param("id") ?? "");
+        return c.json({ outcome, repository: toAdmin(repository) });
+      },
+      { mutates: true },
+    ),
+  );
+
+  app.delete(
+    "/api/admin/repositories/:id",
+    handle(
+      async (c, actor) => {
+        await service().deleteGitHubRepository(actor, c.req.param("id") ?? "");
+        return c.body(null, 204);
+      },
+      { mutates: true },
+    ),
+  );
+
+  app.post(
+    "/api/admin/repository-categories",
+    withBody(CategoryBody, async (c, actor, body) => {
+      const category = await service().createRepositoryCategory(actor, defined(body));
+      return c.json({ category }, 201);
+    }),
+  );
+
+  app.patch(
+    "/api/admin/repository-categories/:id",
+    withBody(CategoryPatchBody, async (c, actor, body) => {
+      const { version: expected, ...patch } = body;
+      const category = await service().updateRepositoryCategory(
+        actor,
+        c.req.param("id") ?? "",
+        expected,
+        defined(patch),
+      );
+      return c.json({ category });
+    }),
+  );
+}
