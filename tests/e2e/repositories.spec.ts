@@ -70,7 +70,7 @@ test("a visitor opens /resources, a repository, a file, switches branch and foll
   await expect(page.locator("#L16")).not.toHaveClass(/is-selected/);
 });
 
-test("search, commits and a README image on a repository", async ({ page }) => {
+test("a visitor searches a repository and reads its commits", async ({ page }) => {
   await page.goto("/resources/tidy-csv?view=search");
   await page.getByRole("searchbox", { name: /search the files/i }).fill("def ");
   await page.getByRole("button", { name: "Search" }).click();

@@ -18,6 +18,7 @@ import {
   parentDir,
   parseView,
   type RepositoryView,
+  repositoryHref,
   resolveReadmeUrl,
 } from "./view-model.ts";
 
@@ -346,6 +347,11 @@ export async function loadRepositoryPage(
     }
     if (!isUnavailable(error)) throw error;
     out.unavailable = true;
+  }
+  // The branch switcher's form adds `switch=1`: the address to share is the clean one.
+  if (switching) {
+    const q = view === "search" ? url.searchParams.get("q") : null;
+    throw redirect(repositoryHref(slug, { branch, path: view === "files" ? path : null, view, q }));
   }
   return out;
 

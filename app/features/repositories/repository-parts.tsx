@@ -393,8 +393,11 @@ export function ReadmePanel({ readme }: { readme: { path: string; html: string }
         <FileText aria-hidden="true" className="size-4" />
         {readme.path}
       </h2>
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the markdown pipeline sanitizes the README on the server */}
-      <div className="readme-body prose-content px-5 py-6 sm:px-8" dangerouslySetInnerHTML={{ __html: readme.html }} />
+      <div
+        className="readme-body prose-content px-5 py-6 sm:px-8"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the markdown pipeline sanitizes the README on the server
+        dangerouslySetInnerHTML={{ __html: readme.html }}
+      />
     </section>
   );
 }

@@ -61,7 +61,12 @@ export const SHIKI_THEME_OPTIONS = {
   themes: { light: "github-light", dark: "github-dark" },
   defaultColor: false,
   colorReplacements: {
-    "github-light": { "#e36209": "#b45309", "#d73a49": "#c62b3a", "#22863a": "#1a7f37", "#6a737d": "#59636e" },
+    "github-light": {
+      "#e36209": "#b45309",
+      "#d73a49": "#c62b3a",
+      "#22863a": "#1a7f37",
+      "#6a737d": "#59636e",
+    },
     "github-dark": { "#6a737d": "#8b949e" },
   },
 } as const;

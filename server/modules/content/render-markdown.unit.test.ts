@@ -104,4 +104,24 @@ describe("renderMarkdown", () => {
     }
     expect(out.html).toContain("after");
   });
+
+  it("resolveUrl rewrites relative links and images after sanitizing, and leaves the rest alone", async () => {
+    const seen: string[] = [];
+    const out = await renderMarkdown(
+      "[src](src/a.ts) [abs](https://example.com/x) [top](#usage) ![logo](assets/logo.png) [js](javascript:alert(1)) <img src=x onerror=alert(1)>",
+      {
+        resolveUrl: (url, kind) => {
+          seen.push(`${kind}:${url}`);
+          return `/resolved?${kind}=${encodeURIComponent(url)}`;
+        },
+      },
+    );
+    expect(seen).toEqual(["link:src/a.ts", "image:assets/logo.png"]);
+    expect(out.html).toContain('href="/resolved?link=src%2Fa.ts"');
+    expect(out.html).toContain('src="/resolved?image=assets%2Flogo.png"');
+    expect(out.html).toContain('href="https://example.com/x"');
+    expect(out.html).toContain('href="#usage"');
+    expect(out.html).not.toContain("javascript:");
+    expect(out.html).not.toContain("onerror");
+  });
 });

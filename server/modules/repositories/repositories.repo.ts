@@ -395,6 +395,14 @@ function escapeLike(value: string): string {
 
 // Repository -------------------------------------------------------------------------------------
 
+type ChildTable = "repository_file" | "repository_branch" | "repository_issue" | "repository_workflow";
+
+/** Deletes one cached child row by id; true when a row was deleted. */
+async function deleteChildById(db: Kysely<DB>, table: ChildTable, id: string): Promise<boolean> {
+  const result = await db.deleteFrom(table).where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 export function createRepositoriesRepo(db: Kysely<DB>) {
   async function requireRepository(id: string): Promise<void> {
     const row = await db.selectFrom("github_repository").select("id").where("id", "=", id).executeTakeFirst();
@@ -807,8 +815,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     },
 
     async deleteIssue(id: string): Promise<boolean> {
-      const result = await db.deleteFrom("repository_issue").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return deleteChildById(db, "repository_issue", id);
     },
 
     /** Replaces all cached issues of a repository in one transaction (a sync). */
@@ -875,8 +882,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     },
 
     async deleteWorkflow(id: string): Promise<boolean> {
-      const result = await db.deleteFrom("repository_workflow").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return deleteChildById(db, "repository_workflow", id);
     },
 
     /** Replaces all cached workflows of a repository in one transaction (a sync). */
@@ -965,8 +971,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       return updateChild("repository_file", "repository file", id, set, fileFromRow);
     },
     async deleteFileById(id: string): Promise<boolean> {
-      const result = await db.deleteFrom("repository_file").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return deleteChildById(db, "repository_file", id);
     },
 
     async getBranchById(id: string): Promise<RepositoryBranch | null> {
@@ -1018,8 +1023,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       return updateChild("repository_branch", "repository branch", id, set, branchFromRow);
     },
     async deleteBranchById(id: string): Promise<boolean> {
-      const result = await db.deleteFrom("repository_branch").where("id", "=", id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return deleteChildById(db, "repository_branch", id);
     },
 
     async getIssue(id: string): Promise<RepositoryIssue | null> {
