@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../server/env.ts";
 import { createContentRepo } from "../../server/modules/content/content.repo.ts";
+import { createRepositoriesRepo } from "../../server/modules/repositories/repositories.repo.ts";
 import { type RunningServer, startServer } from "../../server/server.ts";
 import { buildContent } from "../factories/index.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -65,5 +66,19 @@ describe.each(DIALECTS)("page cache invalidation (%s)", (dialect) => {
       expect(after.html).toContain(newTitle);
       expect(after.html).toContain(added.row.title);
     }
+  });
+
+  it("a repository change (an admin edit or a sync) reaches /resources for visitors too", async () => {
+    const repos = createRepositoriesRepo(server.runtime.database.db);
+    const [repo] = await repos.listRepositories({ enabledOnly: true });
+    expect(repo).toBeDefined();
+    await page(server.url, "/resources");
+    expect((await page(server.url, "/resources")).cache).toBe("hit");
+    const displayName = `Renamed repository ${Date.now()}`;
+    await repos.updateRepository(repo!.id, { displayName }, repo!.version);
+    await server.runtime.contentChanges.check();
+    const after = await page(server.url, "/resources");
+    expect(after.cache).toBe("miss");
+    expect(after.html).toContain(displayName);
   });
 });

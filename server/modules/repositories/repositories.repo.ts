@@ -19,6 +19,7 @@ import type {
 } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { definedOnly, isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import { bumpContentRevision } from "../content/content-revision.ts";
 import { issueLabelsSchema, repositoryPathSchema, repositoryTagsSchema } from "./repositories.schemas.ts";
 
 // Types ------------------------------------------------------------------------------------------
@@ -1076,7 +1077,30 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     return map(row as R);
   }
 
-  return { ...repositories, ...categories, ...files, ...branches, ...issues, ...workflows, ...children };
+  // Repository and category changes show on visitors' cached /resources pages: move the content
+  // revision so every process drops its page cache (as content writes do).
+  const revising =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await write(...args);
+      await bumpContentRevision(db);
+      return result;
+    };
+  return {
+    ...repositories,
+    createRepository: revising(repositories.createRepository),
+    updateRepository: revising(repositories.updateRepository),
+    deleteRepository: revising(repositories.deleteRepository),
+    ...categories,
+    createCategory: revising(categories.createCategory),
+    updateCategory: revising(categories.updateCategory),
+    deleteCategory: revising(categories.deleteCategory),
+    ...files,
+    ...branches,
+    ...issues,
+    ...workflows,
+    ...children,
+  };
 }
 
 export type RepositoriesRepo = ReturnType<typeof createRepositoriesRepo>;

@@ -13,6 +13,7 @@ import type { Logger } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
+import { bumpContentRevision } from "../content/content-revision.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
 import {
   type BranchInfo,
@@ -138,6 +139,7 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
         })),
       );
       await repo.replaceWorkflows(row.id, data.workflows);
+      await bumpContentRevision(trx);
     });
   }
 
