@@ -55,3 +55,17 @@ export function serviceCredentialActor(
     : visitorContext();
   return serviceActor({ kind: "service", context, scopes, clientId: "client-1" });
 }
+
+/** What a service operation answered, for access tables: "ok" or the typed error's code. */
+export type Outcome = "ok" | "NOT_FOUND" | "FORBIDDEN" | "UNAUTHENTICATED";
+
+export async function outcome(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    await run();
+    return "ok";
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "NOT_FOUND" || code === "FORBIDDEN" || code === "UNAUTHENTICATED") return code;
+    throw error;
+  }
+}

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeyActor, serviceCredentialActor, userActor, visitor } from "../../../tests/factories/actors.ts";
+import {
+  apiKeyActor,
+  type Outcome,
+  outcome,
+  serviceCredentialActor,
+  userActor,
+  visitor,
+} from "../../../tests/factories/actors.ts";
 import { buildSubscription } from "../../../tests/factories/index.ts";
 import { BadInputError, ConflictError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
@@ -38,19 +45,6 @@ const actors: Record<string, () => ServiceActor> = {
   apiKey: () => apiKeyActor(),
   service: () => serviceCredentialActor(),
 };
-
-type Outcome = "ok" | "NOT_FOUND" | "FORBIDDEN" | "UNAUTHENTICATED";
-
-async function outcome(run: () => Promise<unknown>): Promise<Outcome> {
-  try {
-    await run();
-    return "ok";
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "NOT_FOUND" || code === "FORBIDDEN" || code === "UNAUTHENTICATED") return code;
-    throw error;
-  }
-}
 
 describe.each(testDialects())("subscriptions service on %s", (dialect) => {
   let t: TestDatabase;
