@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * One graphql module instance (its CommonJS build, as Node loads it for Pothos, Yoga and
@@ -6,6 +6,19 @@ import { defineConfig } from "vitest/config";
  * copies of graphql cannot share a schema.
  */
 const resolve = { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] };
+
+/**
+ * Integration files that never choose a database dialect: the PostgreSQL-only pass of
+ * `scripts/test-integration.ts` (TEST_DIALECTS=postgres) leaves them to the SQLite pass.
+ */
+const dialectFree = [
+  "server/db/sqlite-durability.int.test.ts",
+  "server/mail/mailer.int.test.ts",
+  "server/modules/data-api-indexes.int.test.ts",
+  "server/storage/local-store.int.test.ts",
+  "server/storage/s3-store.int.test.ts",
+];
+const postgresOnlyPass = process.env.TEST_DIALECTS === "postgres";
 
 export default defineConfig({
   test: {
@@ -23,6 +36,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["server/**/*.int.test.ts", "tests/integration/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...(postgresOnlyPass ? dialectFree : [])],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -26,9 +26,15 @@ export interface TestDatabase extends Database {
   path?: string;
 }
 
-/** The dialects to run on: always SQLite, PostgreSQL when TEST_DATABASE_URL is set. */
+/**
+ * The dialects to run on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. `TEST_DIALECTS`
+ * (a comma list, e.g. `postgres`) narrows it, so the two database passes can run side by side in
+ * separate processes (`scripts/test-integration.ts`).
+ */
 export function testDialects(): Dialect[] {
-  return process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+  const available: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+  const only = process.env.TEST_DIALECTS?.split(",").map((d) => d.trim());
+  return only ? available.filter((d) => only.includes(d)) : available;
 }
 
 export interface OpenTestDatabaseOptions {

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { testDialects } from "../../server/db/test-database.ts";
 import { parseEnv } from "../../server/env.ts";
 import { type RunningServer, startServer } from "../../server/server.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
-export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (narrowed by TEST_DIALECTS). */
+export const DIALECTS: DialectName[] = testDialects();
 
 export interface TestServer extends RunningServer {
   dialect: DialectName;

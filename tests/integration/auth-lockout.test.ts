@@ -254,7 +254,7 @@ describe("lockout shared by two server processes on one SQLite file, IPv6 spelli
   });
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)(
+describe.runIf(DIALECTS.includes("postgres"))(
   "lockout shared by two server processes on one PostgreSQL database",
   () => {
     let a: TestServer;
