@@ -6,7 +6,7 @@ import pino, { type Logger } from "pino";
 import type { UserContext } from "../core/index.ts";
 import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
-import { createIdentity, type Identity } from "./auth/identity.ts";
+import { claimsForUser, createIdentity, type Identity } from "./auth/identity.ts";
 import { createAuthSecurity } from "./auth/security.ts";
 import { createServiceCredentials, type ServiceCredentials } from "./auth/service-credentials.ts";
 import { createTokenService, type TokenService } from "./auth/tokens.ts";
@@ -140,7 +140,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       now: authSecurity.now,
       featureFlags,
       environment: env.NODE_ENV,
-      bearerVerifiers: [localIdTokenVerifier(tokens)],
+      bearerVerifiers: [
+        localIdTokenVerifier(tokens, {
+          sessionUser: (familyId) => authSecurity.guard.inspectFamily(familyId),
+          currentClaims: (user) => claimsForUser(database.db, user, new Date(authSecurity.now())),
+        }),
+      ],
       tokens,
       apiKeys,
       serviceCredentials,

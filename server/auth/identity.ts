@@ -36,6 +36,8 @@ export interface IdentityDeps {
 export interface BearerVerification {
   claims: Claims;
   source: "local" | "external";
+  /** Local tokens: the sign-in (session family) the token is bound to (`tokens-verifiers.ts`). */
+  sessionFamilyId?: string;
 }
 
 export interface BearerVerifier {
@@ -56,11 +58,14 @@ export type Actor = (
 ) & {
   /** When the credential stops being usable (epoch ms), when known: links never outlive it. */
   expiresAtMs?: number | null;
+  /** A bearer ID token of this app: the sign-in it is bound to (its body links are too). */
+  sessionFamilyId?: string;
 };
 
 /**
  * What a body link is bound to, as an opaque string signed into the link: `v` (visitor),
- * `s.<sessionId>`, `u.<userId>` (bearer ID token of a local user), `k.<apiKeyId>`,
+ * `s.<sessionId>`, `t.<sessionFamilyId>` (bearer ID token of this app: the sign-in it is bound
+ * to), `k.<apiKeyId>`,
  * `c.<clientId>.<a|p>` (service credential, with or without content:read:all). When the link is
  * used, the credential must still be live and its current context must still pass the rule.
  */
@@ -278,6 +283,7 @@ export function createIdentity(deps: IdentityDeps) {
               context,
               scopes: null,
               expiresAtMs: typeof exp === "number" ? exp * 1000 : null,
+              sessionFamilyId: verified.source === "local" ? verified.sessionFamilyId : undefined,
             },
           };
         }
@@ -367,8 +373,9 @@ export function createIdentity(deps: IdentityDeps) {
         return id && REF_ID.test(id) ? `s.${id}` : null;
       }
       case "bearer": {
-        const id = actor.context.userId;
-        return id && REF_ID.test(id) ? `u.${id}` : null;
+        // Only this app's tokens: an external provider's token has no sign-in here to re-check.
+        const id = actor.sessionFamilyId;
+        return id && REF_ID.test(id) ? `t.${id}` : null;
       }
       case "api-key":
         return REF_ID.test(actor.keyId) ? `k.${actor.keyId}` : null;
@@ -382,6 +389,8 @@ export function createIdentity(deps: IdentityDeps) {
   /**
    * The current user context behind a link's credential reference, or null when that credential
    * is gone (signed out, session timed out or rotated away, key revoked, account disabled).
+   * Links of bearer tokens follow the token's sign-in across rotations (`t.`); `u.<userId>`
+   * links from before tokens were bound to a sign-in are refused.
    */
   async function contextForCredential(ref: CredentialRef): Promise<UserContext | null> {
     if (ref === "v") return visitor();
@@ -392,8 +401,10 @@ export function createIdentity(deps: IdentityDeps) {
         const user = await deps.guard.inspect(id);
         return user ? contextForUserId(user.id, user) : null;
       }
-      case "u":
-        return contextForUserId(id);
+      case "t": {
+        const user = await deps.guard.inspectFamily(id);
+        return user ? contextForUserId(user.id, user) : null;
+      }
       case "k":
         return (await deps.apiKeys?.isActive(id)) ? visitor() : null;
       case "c":

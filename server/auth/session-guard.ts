@@ -6,7 +6,8 @@
  * - idle time-out 30 min from the last activity (`lastActiveAt`; pages and POST
  *   /api/account/activity mark activity, the security check itself does not);
  * - rotation every 6 h: a new session row and token, the old row deleted (the old token dies),
- *   the new cookie set — only where the caller can set a cookie (`rotate: true`);
+ *   the new cookie set — only where the caller can set a cookie (`rotate: true`); the new row
+ *   keeps the sign-in's family id (`familyId`, the first row's id), which API ID tokens name;
  * - device binding: a hash of the user agent and accept-language recorded at sign-in; a mismatch
  *   revokes the session and records a `device_mismatch` audit event.
  * A failed check deletes the session row, so the next request is signed out everywhere.
@@ -34,6 +35,8 @@ export type GuardFailure = SessionFailure | "no-session";
 
 export interface GuardSession {
   id: string;
+  /** The sign-in this row descends from: the first row's id, kept across rotations. */
+  familyId: string;
   userId: string;
   issuedAt: number;
   lastActiveAt: number;
@@ -140,6 +143,7 @@ export function createSessionGuard(options: GuardOptions) {
           lastActiveAt: t,
           rotatedAt: t,
           fingerprint: headers ? deviceFingerprint(headers) : null,
+          familyId: sessionId,
         })
         .where("id", "=", sessionId)
         .execute();
@@ -167,6 +171,7 @@ export function createSessionGuard(options: GuardOptions) {
           "session.lastActiveAt",
           "session.rotatedAt",
           "session.fingerprint",
+          "session.familyId",
           "session.ipAddress",
           "session.userAgent",
           "user.email",
@@ -212,8 +217,10 @@ export function createSessionGuard(options: GuardOptions) {
         return { ok: false, reason: verdict.reason, clearCookie };
       }
 
+      const familyId = row.familyId ?? row.sessionId;
       let session: GuardSession = {
         id: row.sessionId,
+        familyId,
         userId: row.userId,
         issuedAt,
         lastActiveAt,
@@ -248,6 +255,7 @@ export function createSessionGuard(options: GuardOptions) {
               lastActiveAt: session.lastActiveAt,
               rotatedAt: t,
               fingerprint: row.fingerprint ?? fingerprint,
+              familyId,
             })
             .execute();
           await trx.deleteFrom("session").where("id", "=", row.sessionId).execute();
@@ -275,48 +283,66 @@ export function createSessionGuard(options: GuardOptions) {
      * session exists, its account is active and it is within its absolute and idle time-outs.
      * Used to check links bound to a session (content body links) when they are used.
      */
-    async inspect(sessionId: string): Promise<GuardUser | null> {
-      const row = await db
-        .selectFrom("session")
-        .innerJoin("user", "user.id", "session.userId")
-        .select([
-          "session.expiresAt",
-          "session.createdAt",
-          "session.issuedAt",
-          "session.lastActiveAt",
-          "session.rotatedAt",
-          "user.id as userId",
-          "user.email",
-          "user.name",
-          "user.username",
-          "user.accountType",
-          "user.isActive",
-        ])
-        .where("session.id", "=", sessionId)
-        .executeTakeFirst();
-      if (!row || row.isActive === false || row.isActive === 0) return null;
-      const t = now();
-      if ((epoch(row.expiresAt) ?? 0) <= t) return null;
-      const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
-      const verdict = evaluateSession({
-        issuedAt,
-        lastActivityAt: epoch(row.lastActiveAt) ?? issuedAt,
-        lastRotatedAt: epoch(row.rotatedAt) ?? issuedAt,
-        now: t,
-        fingerprintMatches: true,
-      });
-      if (!verdict.ok) return null;
-      return {
-        id: row.userId,
-        email: row.email,
-        name: row.name,
-        username: row.username,
-        accountType: row.accountType,
-      };
+    inspect(sessionId: string): Promise<GuardUser | null> {
+      return inspectWhere("id", sessionId);
+    },
+
+    /**
+     * The same for a sign-in (session family, kept across rotations): used to check API ID tokens
+     * (their `sid`) and their body links on every use.
+     */
+    inspectFamily(familyId: string): Promise<GuardUser | null> {
+      return inspectWhere("family", familyId);
     },
 
     revoke,
   };
+
+  async function inspectWhere(by: "id" | "family", value: string): Promise<GuardUser | null> {
+    const row = await db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select([
+        "session.expiresAt",
+        "session.createdAt",
+        "session.issuedAt",
+        "session.lastActiveAt",
+        "session.rotatedAt",
+        "user.id as userId",
+        "user.email",
+        "user.name",
+        "user.username",
+        "user.accountType",
+        "user.isActive",
+      ])
+      .where((eb) =>
+        by === "id"
+          ? eb("session.id", "=", value)
+          : // Rows from before the family column have none: their own id names the family.
+            eb.or([eb("session.familyId", "=", value), eb("session.id", "=", value)]),
+      )
+      .orderBy("session.rotatedAt", "desc")
+      .executeTakeFirst();
+    if (!row || row.isActive === false || row.isActive === 0) return null;
+    const t = now();
+    if ((epoch(row.expiresAt) ?? 0) <= t) return null;
+    const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
+    const verdict = evaluateSession({
+      issuedAt,
+      lastActivityAt: epoch(row.lastActiveAt) ?? issuedAt,
+      lastRotatedAt: epoch(row.rotatedAt) ?? issuedAt,
+      now: t,
+      fingerprintMatches: true,
+    });
+    if (!verdict.ok) return null;
+    return {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      username: row.username,
+      accountType: row.accountType,
+    };
+  }
 }
 
 export type SessionGuard = ReturnType<typeof createSessionGuard>;

@@ -1,6 +1,11 @@
 /**
  * Pluggable bearer ID-token verifiers for `identity.resolveActor`:
- * - `localIdTokenVerifier`: this app's own ID tokens (`tokens.ts`);
+ * - `localIdTokenVerifier`: this app's own ID tokens (`tokens.ts`). A token names the sign-in it
+ *   was minted from (`sid`); on every use that sign-in must still be live (session row of the
+ *   family present, within its idle and absolute time-outs, account active) and the claims are
+ *   read again from the rows, never taken from the token (decision 013). Sign-out (one or all
+ *   sessions), password change or reset, deactivation and time-outs therefore end the token on
+ *   the next request on every process; a downgrade or a lost group applies at once;
  * - `createOidcVerifier`: an external OIDC provider (e.g. Cognito) whose ID tokens carry
  *   Cognito-style claims (`cognito:groups`, `custom:tier`, …). The claims then go through the same
  *   core mapping (`buildUserContext`) as ours.
@@ -10,15 +15,34 @@
  * with more than 60 s left (core `tokenUsable`; an unreadable `exp` counts as 1 h).
  */
 import { decodeProtectedHeader, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { tokenUsable } from "../../core/index.ts";
-import type { BearerVerification, BearerVerifier } from "./identity.ts";
-import { MAX_TOKEN_LENGTH, type TokenService } from "./tokens.ts";
+import { type Claims, tokenUsable } from "../../core/index.ts";
+import type { BearerVerification, BearerVerifier, IdentityUser } from "./identity.ts";
+import { MAX_TOKEN_LENGTH, SESSION_ID_PATTERN, type TokenService } from "./tokens.ts";
 
-export function localIdTokenVerifier(tokens: TokenService): BearerVerifier {
+/** What the local verifier reads on every use (the runtime wires the session guard and the rows). */
+export interface LocalTokenState {
+  /** The user of a live sign-in (session family), or null when it has ended. */
+  sessionUser(sessionFamilyId: string): Promise<IdentityUser | null>;
+  /** The user's claims now (`claimsForUser`). */
+  currentClaims(user: IdentityUser): Promise<Claims>;
+}
+
+/** Claims of the token itself that stay (who, when, which sign-in); everything else is re-read. */
+const TOKEN_OWN_CLAIMS = ["sub", "iss", "aud", "iat", "exp", "jti", "sid", "token_use"] as const;
+
+export function localIdTokenVerifier(tokens: TokenService, state: LocalTokenState): BearerVerifier {
   return {
     async verify(token: string): Promise<BearerVerification | null> {
       const payload = await tokens.verify(token, "id");
-      return payload ? { claims: { ...payload }, source: "local" } : null;
+      if (!payload) return null;
+      const { sub, sid } = payload;
+      // Tokens without a sign-in (minted before tokens were bound to one) are refused.
+      if (typeof sub !== "string" || typeof sid !== "string" || !SESSION_ID_PATTERN.test(sid)) return null;
+      const user = await state.sessionUser(sid);
+      if (!user || user.id !== sub) return null;
+      const claims: Claims = { ...(await state.currentClaims(user)) };
+      for (const key of TOKEN_OWN_CLAIMS) claims[key] = payload[key];
+      return { claims, source: "local", sessionFamilyId: sid };
     },
   };
 }

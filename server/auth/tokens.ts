@@ -1,7 +1,10 @@
 /**
  * Signed JWTs for API clients (SECURITY.md §13):
  * - ID tokens (`token_use: "id"`, 1 h) for a signed-in user, carrying the Cognito-style claims of
- *   `claimsForUser` (groups, `custom:tier`, `custom:account_type`, …) at the time of issue;
+ *   `claimsForUser` (groups, `custom:tier`, `custom:account_type`, …) at the time of issue, and
+ *   the sign-in they were minted from (`sid`, the session family id). The claims are informative:
+ *   on every use the verifier (`tokens-verifiers.ts`) checks that the sign-in is still live and
+ *   reads the user's claims again from the rows (decision 013);
  * - service tokens (`token_use: "service"`, 15 min) for service credentials, carrying scopes.
  *
  * Signed with Ed25519 (`EdDSA`). The key pair is generated once and stored in the database
@@ -35,6 +38,8 @@ export const ID_TOKEN_TTL_S = 3600;
 export const SERVICE_TOKEN_TTL_S = 900;
 /** Longest compact JWT we look at (anything longer is refused unread). */
 export const MAX_TOKEN_LENGTH = 8192;
+/** A session family id as it may appear in the `sid` claim (and in a body link's credential). */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
 export type TokenUse = "id" | "service";
 
@@ -207,11 +212,15 @@ export function createTokenService(options: TokenServiceOptions) {
   return {
     issuer,
     audience: TOKEN_AUDIENCE,
-    /** An ID token for a user: `claims` from `claimsForUser` (filtered by `idTokenClaims`). */
-    issueIdToken(claims: Claims): Promise<IssuedToken> {
+    /**
+     * An ID token for a user: `claims` from `claimsForUser` (filtered by `idTokenClaims`), bound to
+     * the sign-in it is minted from (`sessionFamilyId` → the `sid` claim).
+     */
+    issueIdToken(claims: Claims, sessionFamilyId: string): Promise<IssuedToken> {
       const sub = claims.sub;
       if (typeof sub !== "string" || sub === "") throw new Error("claims without sub");
-      return sign(idTokenClaims(claims), "id", sub, ID_TOKEN_TTL_S);
+      if (!SESSION_ID_PATTERN.test(sessionFamilyId)) throw new Error("an ID token needs its session");
+      return sign({ ...idTokenClaims(claims), sid: sessionFamilyId }, "id", sub, ID_TOKEN_TTL_S);
     },
     /** A service token for a service credential (subject `svc:<clientId>`). */
     issueServiceToken(clientId: string, scopes: readonly string[]): Promise<IssuedToken> {

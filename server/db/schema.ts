@@ -72,6 +72,8 @@ export interface SessionTable {
   rotatedAt: number | null;
   /** hash of the device attributes bound at sign-in */
   fingerprint: string | null;
+  /** id of the sign-in this row descends from (kept across rotations; ID tokens name it as `sid`) */
+  familyId: string | null;
 }
 
 export interface AccountTable {

@@ -1,7 +1,8 @@
 /**
  * API credentials (docs/api/credentials.md):
  *
- * - POST   /api/account/token → {idToken, tokenType:"Bearer", expiresAt} (signed-in session)
+ * - POST   /api/account/token → {idToken, tokenType:"Bearer", expiresAt} (signed-in session; the
+ *          token is bound to that sign-in and checked against it and the current rows on use)
  * - GET    /api/account/api-keys → [{id, name, prefix, scopes, createdAt, expiresAt, lastUsedAt, …}]
  * - POST   /api/account/api-keys {name, scopes, expiresInDays?} → 201 {id, key, …} (key shown once)
  * - DELETE /api/account/api-keys/{id} → 204 (own keys only; 404 otherwise)
@@ -164,7 +165,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
       if (result.clearCookie) c.header("Set-Cookie", result.clearCookie, { append: true });
       return { ok: false as const, response: apiError(c, 401, "UNAUTHENTICATED", "Sign in first.") };
     }
-    return { ok: true as const, user: result.user };
+    return { ok: true as const, user: result.user, session: result.session };
   }
 
   async function adminUser(
@@ -205,7 +206,8 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
     if (typeof row?.phoneNumber === "string" && row.phoneNumber) claims.phone_number = row.phoneNumber;
     const tier = pricingTierFromClaims(claims);
     claims["custom:tier"] = (tier === "Visitor" ? "free" : tier).toLowerCase();
-    const issued = await runtime.tokens.issueIdToken(claims);
+    // Bound to this sign-in: it ends with it (sign-out, password change…), across rotations.
+    const issued = await runtime.tokens.issueIdToken(claims, session.session.familyId);
     await audit(c, "token_issued", {
       actorId: user.id,
       targetType: "user",
