@@ -24,16 +24,17 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { pricingTierFromClaims, toAccessContext } from "../../core/index.ts";
+import { pricingTierFromClaims } from "../../core/index.ts";
 import { API_KEY_MAX_EXPIRY_DAYS, API_KEY_MAX_PER_USER, API_KEY_SCOPES } from "../auth/api-keys.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { claimsForUser } from "../auth/identity.ts";
-import { type CredentialAdmin, SERVICE_SCOPES } from "../auth/service-credentials.ts";
+import { SERVICE_SCOPES } from "../auth/service-credentials.ts";
 import { CLIENT_IP_HEADER } from "../auth/session-guard.ts";
 import { SERVICE_TOKEN_TTL_S } from "../auth/tokens.ts";
 import { type AuditDetails, createAuditRepo } from "../modules/audit/audit.repo.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { credentialAdminChecks } from "./credential-admin.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -173,44 +174,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
     return { ok: true as const, user: result.user };
   }
 
-  /**
-   * The signed-in user asking for a service-credential operation (session cookie or ID token),
-   * or the refusal: 401 nobody or a bad credential, 403 an API key or a service token. The
-   * operation itself decides permission and scope.
-   */
-  async function credentialAdmin(
-    c: Context,
-  ): Promise<{ ok: true; actor: CredentialAdmin } | { ok: false; response: Response }> {
-    const result = await runtime.identity.resolveActor(headersOf(c));
-    if (!result.ok) return { ok: false, response: apiError(c, 401, "UNAUTHENTICATED", result.message) };
-    const { actor } = result;
-    if (actor.kind === "api-key" || actor.kind === "service") {
-      return {
-        ok: false,
-        response: apiError(
-          c,
-          403,
-          "FORBIDDEN",
-          "Service credentials are managed by a signed-in platform administrator; API keys and service tokens are refused.",
-        ),
-      };
-    }
-    const access = toAccessContext(actor.context);
-    if (!access.isAuthenticated) {
-      return { ok: false, response: apiError(c, 401, "UNAUTHENTICATED", "Sign in first.") };
-    }
-    return { ok: true, actor: access };
-  }
-
-  /** A refused service-credential operation → 401/403 with the operation's message. */
-  const refused = (c: Context, error: unknown) => {
-    const code = (error as { code?: unknown })?.code;
-    if (code === "UNAUTHENTICATED") {
-      return apiError(c, 401, "UNAUTHENTICATED", (error as Error).message);
-    }
-    if (code === "FORBIDDEN") return apiError(c, 403, "FORBIDDEN", (error as Error).message);
-    throw error;
-  };
+  const { credentialAdmin, refused } = credentialAdminChecks(runtime, headersOf);
 
   // --- ID tokens -------------------------------------------------------------------------------
 
@@ -302,7 +266,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
   // --- Service credentials ---------------------------------------------------------------------
 
   app.get("/api/admin/service-credentials", async (c) => {
-    const admin = await credentialAdmin(c);
+    const admin = await credentialAdmin(c, "service-credentials.list");
     if (!admin.ok) return admin.response;
     try {
       const list = await runtime.serviceCredentials.list(admin.actor);
@@ -315,7 +279,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
 
   app.post("/api/admin/service-credentials", async (c) => {
     if (!originOk(c)) return badOrigin(c);
-    const admin = await credentialAdmin(c);
+    const admin = await credentialAdmin(c, "service-credentials.create");
     if (!admin.ok) return admin.response;
     const body = await readJsonObject(c);
     if (!body.ok) return body.response;
@@ -339,7 +303,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
 
   app.delete("/api/admin/service-credentials/:id", async (c) => {
     if (!originOk(c)) return badOrigin(c);
-    const admin = await credentialAdmin(c);
+    const admin = await credentialAdmin(c, "service-credentials.revoke");
     if (!admin.ok) return admin.response;
     const id = c.req.param("id");
     let revoked: boolean;
