@@ -61,11 +61,13 @@ export function ForbiddenScreen({ payload }: { payload: ForbiddenPayload | null 
       <p className="text-sm font-semibold text-danger-text">403</p>
       <h1 className="mt-1 text-2xl font-semibold tracking-tight text-ink sm:text-3xl">Access denied</h1>
       <p className="mt-3 text-ink-muted">
-        {scope
+        {scope === "platform"
           ? `This page needs ${requirement}: it shows the whole installation. Organisation administrators manage their own organisation from the Business Hub.`
-          : requirement
-            ? `This page requires ${requirement}. Your account doesn't have it yet.`
-            : "You don't have access to this page."}
+          : scope
+            ? `This page needs ${requirement}.`
+            : requirement
+              ? `This page requires ${requirement}. Your account doesn't have it yet.`
+              : "You don't have access to this page."}
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {scope ? (
