@@ -6,8 +6,10 @@
  * creator, and platform-wide counts on /admin — each refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUserContext, toAccessContext, visitorContext } from "../../core/index.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
+import { outcome } from "../factories/actors.ts";
 import { call } from "../helpers/auth.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -231,6 +233,36 @@ describe.each(DIALECTS)("admin scopes (%s)", (dialect) => {
       expect(failures).toEqual([]);
     });
   }
+
+  it("the operations themselves refuse anyone without the platform scope, whatever the transport", async () => {
+    const { serviceCredentials } = server.runtime;
+    const { diagnostics } = server.runtime.services;
+    const contextOf = (userId: string, groups: string[]) =>
+      buildUserContext({ sub: userId, email: `${userId}@demo.local`, "cognito:groups": groups });
+    const people = {
+      visitor: visitorContext(),
+      business: contextOf(fixtures.businessId, ["org-acme", "org-acme-admin", "Business"]),
+      manager: contextOf("manager-1", ["individual-pro", "ContentManager"]),
+      admin: contextOf("admin-1", ["app-admin"]),
+    };
+    // Written by hand: list, create, revoke (an unknown id → false, still "ok"), diagnostics.
+    const expected = {
+      visitor: ["UNAUTHENTICATED", "UNAUTHENTICATED", "UNAUTHENTICATED", "UNAUTHENTICATED"],
+      business: ["FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN"],
+      manager: ["FORBIDDEN", "FORBIDDEN", "FORBIDDEN", "FORBIDDEN"],
+      admin: ["ok", "ok", "ok", "ok"],
+    };
+    for (const [who, context] of Object.entries(people)) {
+      const access = { ...toAccessContext(context) };
+      const got = [
+        await outcome(() => serviceCredentials.list(access)),
+        await outcome(() => serviceCredentials.create(access, { name: "direct", scopes: ["content:read"] })),
+        await outcome(() => serviceCredentials.revoke(access, "no-such-credential")),
+        await outcome(() => diagnostics.adminDiagnostics(context)),
+      ];
+      expect(got, who).toEqual(expected[who as keyof typeof expected]);
+    }
+  });
 
   it("business@ cannot list, create or revoke service credentials, nor revoke owner@'s", async () => {
     const ownerCred = await createCredential("owner", ["content:read:all"]);
