@@ -23,7 +23,8 @@ import { TIERS, type Tier } from "./tiers.ts";
  * route rules (§5) — not computed with the code under test.
  * Columns: visitor, free, basic, pro, enterprise, business (org admin → AdminUser, Enterprise),
  * manager (ContentManager, Free), admin (app-admin, Free), owner (app-owner, Free).
- * A = allowed, S = sign in, R = forbidden (role / account type), T = forbidden (tier).
+ * A = allowed, S = sign in, R = forbidden (role / account type), T = forbidden (tier),
+ * P = forbidden (admin scope: the screen needs a platform administrator; decision 009).
  */
 const EXPECTED: Record<string, string> = {
   "/": "A A A A A A A A A",
@@ -58,12 +59,12 @@ const EXPECTED: Record<string, string> = {
   "/create": "S R R R R A A A A",
   "/moderate": "S R R R R A A A A",
   "/admin": "S R R R R A R A A",
-  "/admin/overview": "S R R R R A R A A",
+  "/admin/overview": "S R R R R P R A A",
   "/admin/users": "S R R R R A R A A",
-  "/admin/content": "S R R R R A R A A",
-  "/admin/subscriptions": "S R R R R A R A A",
-  "/admin/analytics": "S R R R R A R A A",
-  "/admin/logs": "S R R R R A R A A",
+  "/admin/content": "S R R R R P R A A",
+  "/admin/subscriptions": "S R R R R P R A A",
+  "/admin/analytics": "S R R R R P R A A",
+  "/admin/logs": "S R R R R P R A A",
   "/super-admin": "S R R R R R R R A",
   "/super-admin/system-config": "S R R R R R R R A",
   "/super-admin/security": "S R R R R R R R A",
@@ -76,7 +77,7 @@ const EXPECTED: Record<string, string> = {
 function code(r: RouteAccess): string {
   if (r.kind === "allowed") return "A";
   if (r.kind === "signin") return "S";
-  return r.reason === "role" ? "R" : r.reason === "tier" ? "T" : "X";
+  return r.reason === "role" ? "R" : r.reason === "tier" ? "T" : r.reason === "scope" ? "P" : "X";
 }
 
 describe("checkRouteAccess: every route × every persona", () => {

@@ -6,12 +6,13 @@
  * requirements: an admin on the Free plan is refused Basic content like any Free user (the admin
  * screens themselves need no tier). Everything fails closed on unreadable input.
  */
+import { hasAdminScope } from "./admin-scope.ts";
 import type { AccessContext } from "./claims.ts";
 import { hasAnyPermission, hasAnyRole } from "./roles.ts";
 import { type RouteDefinition, SIGN_IN_PATH } from "./routes.ts";
 import { CONTENT_TIER_LEVEL, maxTier, meetsContentTier, parseTier, type Tier } from "./tiers.ts";
 
-export type ForbiddenReason = "role" | "tier" | "auth";
+export type ForbiddenReason = "role" | "tier" | "auth" | "scope";
 
 /**
  * - allowed: show the route;
@@ -19,7 +20,8 @@ export type ForbiddenReason = "role" | "tier" | "auth";
  *   sign-in URL to navigate to (it carries the origin as ?redirect=…); `returnTo` is the (sanitised)
  *   origin itself;
  * - forbidden: redirect to /403. Reasons: "role" (a routing role or the account type is missing),
- *   "tier" (the plan is too low). "auth" is not produced by `checkRouteAccess` (it redirects to sign-in
+ *   "tier" (the plan is too low), "scope" (an admin screen needs a platform administrator and
+ *   the user administers only an organisation). "auth" is not produced by `checkRouteAccess` (it redirects to sign-in
  *   instead); it is for callers that cannot redirect, see `routeAccessForApi`.
  */
 export type RouteAccess =
@@ -70,6 +72,7 @@ export function routeRequiresAuth(route: RouteDefinition): boolean {
  * 4. `minTier` needs the user's tier at or above it (content reading; missing tier = Free) → else
  *    forbidden "tier";
  * 5. `accountTypes` (non-empty) needs the user's account type among them → else forbidden "role";
+ * 6. `adminScope` needs the user to hold that admin scope (`hasAdminScope`) → else forbidden "scope";
  * otherwise allowed.
  */
 export function checkRouteAccess(route: RouteDefinition, ctx: AccessContext, origin: string): RouteAccess {
@@ -88,6 +91,9 @@ export function checkRouteAccess(route: RouteDefinition, ctx: AccessContext, ori
     if (ctx.accountType === null || !route.accountTypes.includes(ctx.accountType)) {
       return { kind: "forbidden", reason: "role" };
     }
+  }
+  if (route.adminScope !== undefined && !hasAdminScope(ctx.groups ?? [], route.adminScope)) {
+    return { kind: "forbidden", reason: "scope" };
   }
   return { kind: "allowed" };
 }

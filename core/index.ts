@@ -4,6 +4,7 @@
  * Pure TypeScript, no I/O: used by the server (which enforces) and the UI (which explains).
  */
 export * from "./access.ts";
+export * from "./admin-scope.ts";
 export * from "./claims.ts";
 export * from "./constants.ts";
 export * from "./data-rules.ts";

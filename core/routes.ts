@@ -1,13 +1,14 @@
 /**
  * The route registry (spec §2) and path matching.
  *
- * Access fields: `auth`, `minTier`, `rolesAllowed` (routing roles), `accountTypes` and
- * `allowPublicDebug`; `checkRouteAccess` in access.ts reads them. Matching (`matchRoute`) follows the
+ * Access fields: `auth`, `minTier`, `rolesAllowed` (routing roles), `accountTypes`, `adminScope`
+ * and `allowPublicDebug`; `checkRouteAccess` in access.ts reads them. Matching (`matchRoute`) follows the
  * React Router rules the app uses, so the server and the router agree on which route a URL is:
  * static segments are compared case-insensitively after percent-decoding, ":param" takes one
  * non-empty segment, "*" takes the rest (at least one segment), and static beats dynamic beats
  * catch-all.
  */
+import type { AdminScope } from "./admin-scope.ts";
 import type { AccountType } from "./claims.ts";
 import type { RoutingRole } from "./roles.ts";
 import type { Tier } from "./tiers.ts";
@@ -33,6 +34,11 @@ export interface RouteDefinition {
   rolesAllowed?: RoutingRole[];
   /** Only these account types may open the route (the business hub). */
   accountTypes?: AccountType[];
+  /**
+   * Admin screens: the admin scope they need (core/admin-scope.ts). "platform" refuses
+   * organisation admins; "organisation" screens show an organisation admin its own figures only.
+   */
+  adminScope?: AdminScope;
   category: RouteCategory;
   isDynamic?: boolean;
   paramNames?: string[];
@@ -59,13 +65,20 @@ const MANAGERS: RoutingRole[] = ["ContentManager", "AdminUser", "SuperUser"];
 const ADMINS: RoutingRole[] = ["AdminUser", "SuperUser"];
 const SUPER: RoutingRole[] = ["SuperUser"];
 
-function adminChild(slug: string, label: string, description: string, icon: string): RouteDefinition {
+function adminChild(
+  slug: string,
+  label: string,
+  description: string,
+  icon: string,
+  adminScope: AdminScope,
+): RouteDefinition {
   return {
     path: `/admin/${slug}`,
     label,
     description,
     auth: true,
     rolesAllowed: [...ADMINS],
+    adminScope,
     category: "admin",
     showInSidebar: true,
     icon,
@@ -79,6 +92,7 @@ function superChild(slug: string, label: string, description: string, icon: stri
     description,
     auth: true,
     rolesAllowed: [...SUPER],
+    adminScope: "platform",
     category: "super-admin",
     showInSidebar: true,
     icon,
@@ -387,15 +401,29 @@ const REGISTRY: RouteDefinition[] = [
     description: "Run the hub: users, content, subscriptions and logs.",
     auth: true,
     rolesAllowed: [...ADMINS],
+    adminScope: "organisation",
     category: "admin",
     icon: "Shield",
+    // Organisation admins hold Admin (spec §6) but see only their organisation's screens.
     children: [
-      adminChild("overview", "Overview", "Key numbers for the whole hub.", "Gauge"),
-      adminChild("users", "Users", "Find users, change groups and suspend accounts.", "Users"),
-      adminChild("content", "Content Library", "Categories, items and their tiers.", "Library"),
-      adminChild("subscriptions", "Subscriptions", "Plans held by users and organisations.", "CreditCard"),
-      adminChild("analytics", "Analytics", "Views, likes and shares over time.", "ChartLine"),
-      adminChild("logs", "Audit Logs", "Security and admin events.", "ScrollText"),
+      adminChild("overview", "Overview", "Key numbers for the whole hub.", "Gauge", "platform"),
+      adminChild(
+        "users",
+        "Users",
+        "Find users, change groups and suspend accounts.",
+        "Users",
+        "organisation",
+      ),
+      adminChild("content", "Content Library", "Categories, items and their tiers.", "Library", "platform"),
+      adminChild(
+        "subscriptions",
+        "Subscriptions",
+        "Plans held by users and organisations.",
+        "CreditCard",
+        "platform",
+      ),
+      adminChild("analytics", "Analytics", "Views, likes and shares over time.", "ChartLine", "platform"),
+      adminChild("logs", "Audit Logs", "Security and admin events.", "ScrollText", "platform"),
     ],
   },
   // Super admin
@@ -405,6 +433,7 @@ const REGISTRY: RouteDefinition[] = [
     description: "Configuration, security and infrastructure of the installation.",
     auth: true,
     rolesAllowed: [...SUPER],
+    adminScope: "platform",
     category: "super-admin",
     icon: "ShieldUser",
     children: [

@@ -181,7 +181,8 @@ describe("sidebarSections per persona", () => {
       PUBLIC,
       "account: /dashboard /dashboard/reports /profile plan /subscription /settings",
       "business: /business/dashboard /business/profile",
-      `management: ${MANAGE} ${ADMIN}`,
+      // An organisation admin gets only the organisation-scoped admin screens (decision 009).
+      `management: ${MANAGE} /admin/users`,
       SIGNED_IN,
     ],
     manager: [

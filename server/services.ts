@@ -190,6 +190,8 @@ export interface Diagnostics extends Health {
 export interface DiagnosticsService {
   health(): Promise<Health>;
   diagnostics(): Promise<Diagnostics>;
+  /** The same for an admin screen: platform administrators only (admin scope "platform"). */
+  adminDiagnostics(actor: Actor): Promise<Diagnostics>;
 }
 
 export interface PublicConfig {

@@ -1,11 +1,18 @@
-import { data, type MiddlewareFunction, redirect } from "react-router";
-import { checkRouteAccess, matchRoute, toAccessContext } from "../../core/index.ts";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import {
+  checkRouteAccess,
+  type ForbiddenReason,
+  getRoute,
+  matchRoute,
+  type RouteDefinition,
+  toAccessContext,
+} from "../../core/index.ts";
 import { userContext } from "./context.ts";
 import { type ShellData, shellData } from "./shell-data.server.ts";
 
 export interface ForbiddenPayload {
   kind: "forbidden";
-  reason: "role" | "tier" | "auth";
+  reason: ForbiddenReason;
   path: string;
   requiredTier: string | null;
   /** The shell's data (no loader ran), so the 403 screen renders inside the sidebar layout. */
@@ -23,18 +30,34 @@ export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, c
   const location = url ?? new URL(request.url);
   const match = matchRoute(location.pathname);
   if (!match) return;
+  enforceRoute(match.route, context, location);
+};
+
+/** Throws the sign-in redirect or the 403 answer when the user may not open `route`. */
+function enforceRoute(route: RouteDefinition, context: Readonly<RouterContextProvider>, location: URL): void {
   const user = context.get(userContext);
   const origin = `${location.pathname}${location.search}`;
-  const result = checkRouteAccess(match.route, toAccessContext(user), origin);
+  const result = checkRouteAccess(route, toAccessContext(user), origin);
   if (result.kind === "signin") throw redirect(result.redirectTo);
   if (result.kind === "forbidden") {
     const payload: ForbiddenPayload = {
       kind: "forbidden",
       reason: result.reason,
       path: location.pathname,
-      requiredTier: match.route.minTier ?? null,
+      requiredTier: route.minTier ?? null,
       shell: shellData(context, location),
     };
     throw data(payload, { status: 403 });
   }
-};
+}
+
+/**
+ * The admin screens' own check, run by their loaders (the guard runs it too): the route's roles
+ * and admin scope (core `adminScope`) for the signed-in user, or the sign-in redirect / 403.
+ */
+export function requireScreenAccess(
+  args: { context: Readonly<RouterContextProvider>; request: Request },
+  path: string,
+): void {
+  enforceRoute(getRoute(path), args.context, new URL(args.request.url));
+}

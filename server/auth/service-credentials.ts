@@ -3,10 +3,24 @@
  * trusted server; the server exchanges them (client_credentials) for a 15-minute service token
  * (`token_use: "service"`) that carries the credential's scopes. The secret is shown once and
  * stored as an HMAC (keyed from AUTH_SECRET).
+ *
+ * Service credentials are platform-wide (decision 009): only platform administrators (app-admin,
+ * app-owner) list, create and revoke them — `adminAccess` decides, here in the operation — and a
+ * credential works only while its creator is still an active platform administrator, so a token
+ * never carries more than the person who made it (a credential left by a demoted or deleted
+ * admin, or made by anyone else, stops working).
  */
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
+import {
+  type AdminOperationName,
+  type AdminSubject,
+  APP_ADMIN_GROUP,
+  APP_OWNER_GROUP,
+  adminAccess,
+} from "../../core/index.ts";
+import { ForbiddenError, UnauthenticatedError } from "../db/errors.ts";
 import type { DB } from "../db/schema.ts";
 import { credentialHash, parseScopes, sameHash } from "./api-keys.ts";
 
@@ -32,12 +46,43 @@ export interface ServiceCredentialInfo {
   lastUsedAt: string | null;
 }
 
+/** Who asks for a service-credential operation: a signed-in user's access context. */
+export interface CredentialAdmin extends AdminSubject {
+  userId: string | null;
+}
+
+/** The admin's user id when `operation` is allowed; UnauthenticatedError / ForbiddenError otherwise. */
+function authorise(actor: CredentialAdmin, operation: AdminOperationName): string {
+  const decision = adminAccess(operation, actor);
+  if (decision.kind === "denied") {
+    throw decision.reason === "auth"
+      ? new UnauthenticatedError(decision.message)
+      : new ForbiddenError(decision.message);
+  }
+  if (!actor.userId) throw new UnauthenticatedError("Sign in first.");
+  return actor.userId;
+}
+
 export function createServiceCredentials(options: { db: Kysely<DB>; secret: string; now: () => number }) {
   const { db, now } = options;
   const hash = (value: string) => credentialHash(options.secret, "service-secret", value);
 
+  /** The credential's creator is an active account in app-admin or app-owner (else it stops). */
+  async function creatorIsPlatformAdmin(createdBy: string | null): Promise<boolean> {
+    if (!createdBy) return false;
+    const row = await db
+      .selectFrom("user")
+      .innerJoin("user_group", "user_group.userId", "user.id")
+      .select(["user.isActive"])
+      .where("user.id", "=", createdBy)
+      .where("user_group.groupName", "in", [APP_ADMIN_GROUP, APP_OWNER_GROUP])
+      .executeTakeFirst();
+    return !!row && row.isActive !== false && (row.isActive as unknown) !== 0;
+  }
+
   return {
-    async list(): Promise<ServiceCredentialInfo[]> {
+    async list(actor: CredentialAdmin): Promise<ServiceCredentialInfo[]> {
+      authorise(actor, "service-credentials.list");
       const rows = await db
         .selectFrom("service_credential")
         .select(["id", "clientId", "name", "scopes", "createdBy", "createdAt", "revokedAt", "lastUsedAt"])
@@ -47,9 +92,10 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
     },
 
     async create(
-      createdBy: string,
+      actor: CredentialAdmin,
       input: { name: string; scopes: string[] },
     ): Promise<ServiceCredentialInfo & { clientSecret: string }> {
+      const createdBy = authorise(actor, "service-credentials.create");
       const clientId = `svc_${randomBytes(12).toString("hex")}`;
       const clientSecret = `lhs_${randomBytes(32).toString("base64url")}`;
       const id = uuidv7();
@@ -81,7 +127,8 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
       };
     },
 
-    async revoke(id: string): Promise<boolean> {
+    async revoke(actor: CredentialAdmin, id: string): Promise<boolean> {
+      authorise(actor, "service-credentials.revoke");
       const result = await db
         .updateTable("service_credential")
         .set({ revokedAt: new Date(now()).toISOString() })
@@ -100,11 +147,12 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
       if (!CLIENT_ID_PATTERN.test(clientId) || !SECRET_PATTERN.test(clientSecret)) return null;
       const row = await db
         .selectFrom("service_credential")
-        .select(["id", "secretHash", "scopes", "revokedAt"])
+        .select(["id", "secretHash", "scopes", "revokedAt", "createdBy"])
         .where("clientId", "=", clientId)
         .executeTakeFirst();
       if (!row || !sameHash(row.secretHash, hash(`${clientId}:${clientSecret}`))) return null;
       if (row.revokedAt !== null) return null;
+      if (!(await creatorIsPlatformAdmin(row.createdBy))) return null;
       await db
         .updateTable("service_credential")
         .set({ lastUsedAt: new Date(now()).toISOString() })
@@ -117,10 +165,10 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
     async isActive(clientId: string): Promise<boolean> {
       const row = await db
         .selectFrom("service_credential")
-        .select("revokedAt")
+        .select(["revokedAt", "createdBy"])
         .where("clientId", "=", clientId)
         .executeTakeFirst();
-      return !!row && row.revokedAt === null;
+      return !!row && row.revokedAt === null && (await creatorIsPlatformAdmin(row.createdBy));
     },
   };
 }

@@ -9,13 +9,14 @@
  * - DELETE /api/account/sessions/{id} → 204 (own sessions only; 404 otherwise)
  * - POST /api/account/sessions/revoke-all → 204 (every session of the user, this one included)
  * - GET  /api/account/mfa → second-factor status (see ../auth/mfa-api.ts)
- * - POST /api/admin/users/{userId}/unlock → 200 {ok:true, userId, unlocked} (permission user:manage)
+ * - POST /api/admin/users/{userId}/unlock → 200 {ok:true, userId, unlocked} (permission user:manage,
+ *        organisation scope: an organisation admin unlocks only its organisations' members)
  *
  * State-changing requests need an Origin (or Referer) of this app; nothing changes on GET.
  * Datetimes are ISO-8601 UTC. No token ever leaves the server.
  */
 import type { Context, Hono } from "hono";
-import { adminScopeOrgs, hasPermission, rolesFromGroups } from "../../core/index.ts";
+import { adminAccess, rolesFromGroups, toAccessContext } from "../../core/index.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { claimsForUser } from "../auth/identity.ts";
 import { registerMfaApi } from "../auth/mfa-api.ts";
@@ -217,8 +218,11 @@ export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
     if (actor.authStatus === "visitor" || !actor.userId) {
       return apiError(c, 401, "UNAUTHENTICATED", "Sign in first.");
     }
-    if (!hasPermission(actor.permissions, "user:manage")) {
-      return apiError(c, 403, "FORBIDDEN", "You need the user:manage permission to unlock accounts.");
+    const decision = adminAccess("users.unlock", toAccessContext(actor));
+    if (decision.kind === "denied") {
+      return decision.reason === "auth"
+        ? apiError(c, 401, "UNAUTHENTICATED", decision.message)
+        : apiError(c, 403, "FORBIDDEN", decision.message);
     }
     const userId = c.req.param("userId");
     const user = await runtime.database.db
@@ -228,7 +232,7 @@ export function registerAccountApi(app: AnyHono, runtime: Runtime): void {
       .executeTakeFirst();
     if (!user) return apiError(c, 404, "NOT_FOUND", "No such user.");
     // Organisation admins hold Admin (spec §6) but manage only their own organisation's members.
-    const scope = adminScopeOrgs(actor.groups);
+    const scope = decision.orgs;
     if (scope !== null) {
       const member = scope.length
         ? await runtime.database.db

@@ -6,12 +6,18 @@
  * - GET    /api/account/api-keys → [{id, name, prefix, scopes, createdAt, expiresAt, lastUsedAt, …}]
  * - POST   /api/account/api-keys {name, scopes, expiresInDays?} → 201 {id, key, …} (key shown once)
  * - DELETE /api/account/api-keys/{id} → 204 (own keys only; 404 otherwise)
- * - GET    /api/admin/service-credentials → [...] (admin:read)
- * - POST   /api/admin/service-credentials {name, scopes} → 201 {id, clientId, clientSecret, …} (admin:write)
- * - DELETE /api/admin/service-credentials/{id} → 204 (admin:write)
+ * - GET    /api/admin/service-credentials → [...] (admin:read, platform scope)
+ * - POST   /api/admin/service-credentials {name, scopes} → 201 {id, clientId, clientSecret, …}
+ *          (admin:write, platform scope)
+ * - DELETE /api/admin/service-credentials/{id} → 204 (admin:write, platform scope)
  * - POST   /api/auth/service-token (client_credentials, JSON or form, or HTTP Basic)
  *          → {access_token, token_type:"Bearer", expires_in, scope}
  * - GET    /api/auth/jwks and /.well-known/jwks.json → {keys:[…]} (public keys only)
+ *
+ * Service credentials are platform-wide (decision 009): the service-credentials operations refuse
+ * anyone but a platform administrator (app-admin, app-owner) themselves, so organisation admins
+ * get 403 although they hold Admin. Only a signed-in user (session or ID token) asks; API keys and
+ * service tokens are refused (403).
  *
  * Registered before the Better Auth catch-all for /api/auth/*, so the account and admin Origin
  * check is applied here too. No key, secret or token is logged or audited; only the one-time
@@ -19,7 +25,7 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { hasPermission, pricingTierFromClaims, type UserContext } from "../../core/index.ts";
+import { pricingTierFromClaims } from "../../core/index.ts";
 import { API_KEY_MAX_EXPIRY_DAYS, API_KEY_MAX_PER_USER, API_KEY_SCOPES } from "../auth/api-keys.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { claimsForUser } from "../auth/identity.ts";
@@ -29,6 +35,7 @@ import { SERVICE_TOKEN_TTL_S } from "../auth/tokens.ts";
 import { type AuditDetails, createAuditRepo } from "../modules/audit/audit.repo.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { credentialAdminChecks } from "./credential-admin.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -168,27 +175,7 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
     return { ok: true as const, user: result.user, session: result.session };
   }
 
-  async function adminUser(
-    c: Context,
-    permission: "admin:read" | "admin:write",
-  ): Promise<{ ok: true; actor: UserContext } | { ok: false; response: Response }> {
-    const actor = await runtime.identity.resolveUser(headersOf(c));
-    if (actor.authStatus === "visitor" || !actor.userId) {
-      return { ok: false, response: apiError(c, 401, "UNAUTHENTICATED", "Sign in first.") };
-    }
-    if (!hasPermission(actor.permissions, permission)) {
-      return {
-        ok: false,
-        response: apiError(
-          c,
-          403,
-          "FORBIDDEN",
-          `You need the ${permission} permission for service credentials.`,
-        ),
-      };
-    }
-    return { ok: true, actor };
-  }
+  const { credentialAdmin, refused } = credentialAdminChecks(runtime, headersOf);
 
   // --- ID tokens -------------------------------------------------------------------------------
 
@@ -281,21 +268,31 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
   // --- Service credentials ---------------------------------------------------------------------
 
   app.get("/api/admin/service-credentials", async (c) => {
-    const admin = await adminUser(c, "admin:read");
+    const admin = await credentialAdmin(c, "service-credentials.list");
     if (!admin.ok) return admin.response;
-    c.header("Cache-Control", "no-store");
-    return c.json(await runtime.serviceCredentials.list());
+    try {
+      const list = await runtime.serviceCredentials.list(admin.actor);
+      c.header("Cache-Control", "no-store");
+      return c.json(list);
+    } catch (error) {
+      return refused(c, error);
+    }
   });
 
   app.post("/api/admin/service-credentials", async (c) => {
     if (!originOk(c)) return badOrigin(c);
-    const admin = await adminUser(c, "admin:write");
+    const admin = await credentialAdmin(c, "service-credentials.create");
     if (!admin.ok) return admin.response;
     const body = await readJsonObject(c);
     if (!body.ok) return body.response;
     const parsed = CreateServiceCredential.safeParse(body.value);
     if (!parsed.success) return badInput(c, parsed.error);
-    const created = await runtime.serviceCredentials.create(admin.actor.userId!, parsed.data);
+    let created: Awaited<ReturnType<typeof runtime.serviceCredentials.create>>;
+    try {
+      created = await runtime.serviceCredentials.create(admin.actor, parsed.data);
+    } catch (error) {
+      return refused(c, error);
+    }
     await audit(c, "service_credential_created", {
       actorId: admin.actor.userId,
       targetType: "service_credential",
@@ -308,12 +305,17 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
 
   app.delete("/api/admin/service-credentials/:id", async (c) => {
     if (!originOk(c)) return badOrigin(c);
-    const admin = await adminUser(c, "admin:write");
+    const admin = await credentialAdmin(c, "service-credentials.revoke");
     if (!admin.ok) return admin.response;
     const id = c.req.param("id");
-    if (!ID_PATTERN.test(id) || !(await runtime.serviceCredentials.revoke(id))) {
-      return apiError(c, 404, "NOT_FOUND", "No such active service credential.");
+    let revoked: boolean;
+    try {
+      // The scope is checked before the id is looked at: a refused caller learns nothing about ids.
+      revoked = await runtime.serviceCredentials.revoke(admin.actor, ID_PATTERN.test(id) ? id : "");
+    } catch (error) {
+      return refused(c, error);
     }
+    if (!revoked) return apiError(c, 404, "NOT_FOUND", "No such active service credential.");
     await audit(c, "service_credential_revoked", {
       actorId: admin.actor.userId,
       targetType: "service_credential",

@@ -11,8 +11,9 @@
  */
 import {
   type AccessContext,
+  ADMIN_SCOPE_HOLDERS,
   adminScopeOrgs,
-  isPlatformAdmin,
+  hasAdminScope,
   type Tier,
   toAccessContext,
   type UserContext,
@@ -39,7 +40,7 @@ export interface ServiceActor {
   tenantId: string | null;
   /** API-key and service scopes; null for users and visitors (their context decides). */
   scopes: readonly string[] | null;
-  /** app-admin or app-owner (a signed-in user). */
+  /** Holds the "platform" admin scope (app-admin or app-owner; core/admin-scope.ts), signed in. */
   platformAdmin: boolean;
   /** Organisations (slugs) this user administers: null = every one (platform admin). */
   adminOrgs: readonly string[] | null;
@@ -66,7 +67,7 @@ function fromContext(
     tier: access.tier,
     tenantId: isUser ? (context.customAttributes.tenantId ?? null) : null,
     scopes,
-    platformAdmin: isUser && isPlatformAdmin(groups),
+    platformAdmin: isUser && hasAdminScope(groups, "platform"),
     adminOrgs: isUser ? adminScopeOrgs(groups) : [],
     access: isUser ? access : { ...access, permissions: [], groups: [] },
   };
@@ -128,9 +129,13 @@ export function requireUser(actor: ServiceActor): string {
   throw new ForbiddenError("this credential is read only; sign in to make changes");
 }
 
-/** Platform admins only (app-admin, app-owner), signed in. */
+/** The "platform" admin scope (decision 009): app-admin or app-owner, signed in. */
 export function requirePlatformAdmin(actor: ServiceActor): string {
   const userId = requireUser(actor);
-  if (!actor.platformAdmin) throw new ForbiddenError("only platform administrators may do this");
+  if (!actor.platformAdmin) {
+    throw new ForbiddenError(
+      `only ${ADMIN_SCOPE_HOLDERS.platform} may do this; organisation administrators manage only their own organisation`,
+    );
+  }
   return userId;
 }

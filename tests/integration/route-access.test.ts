@@ -46,6 +46,8 @@ const SIGNED_IN: Persona[] = ["free", "basic", "pro", "enterprise", "business", 
 // The business demo account administers its organisation (org-acme-admin), which the spec maps to Admin.
 const MANAGERS: Persona[] = ["business", "manager", "admin", "owner"];
 const ADMINS: Persona[] = ["business", "admin", "owner"];
+// Platform-scoped admin screens refuse organisation admins (decision 009).
+const PLATFORM_ADMINS: Persona[] = ["admin", "owner"];
 
 const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/", everyone(200)],
@@ -82,12 +84,12 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/create", only(...MANAGERS)],
   ["/moderate", only(...MANAGERS)],
   ["/admin", only(...ADMINS)],
-  ["/admin/overview", only(...ADMINS)],
+  ["/admin/overview", only(...PLATFORM_ADMINS)],
   ["/admin/users", only(...ADMINS)],
-  ["/admin/content", only(...ADMINS)],
-  ["/admin/subscriptions", only(...ADMINS)],
-  ["/admin/analytics", only(...ADMINS)],
-  ["/admin/logs", only(...ADMINS)],
+  ["/admin/content", only(...PLATFORM_ADMINS)],
+  ["/admin/subscriptions", only(...PLATFORM_ADMINS)],
+  ["/admin/analytics", only(...PLATFORM_ADMINS)],
+  ["/admin/logs", only(...PLATFORM_ADMINS)],
   ["/super-admin", only("owner")],
   ["/super-admin/system-config", only("owner")],
   ["/super-admin/security", only("owner")],

@@ -58,12 +58,16 @@ export function Panel({
   );
 }
 
-/** Cards linking to a registry route's children (/admin, /super-admin). */
-export function ChildCards({ path }: { path: string }) {
+/**
+ * Cards linking to a registry route's children (/admin, /super-admin); `only` limits them to the
+ * paths the user may open (from the loader).
+ */
+export function ChildCards({ path, only }: { path: string; only?: readonly string[] }) {
   const route = getRoute(path);
+  const children = (route.children ?? []).filter((child) => !only || only.includes(child.path));
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-      {(route.children ?? []).map((child) => (
+      {children.map((child) => (
         <li key={child.path}>
           <Link
             to={child.path}

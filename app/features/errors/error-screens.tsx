@@ -1,7 +1,7 @@
 import { Ban, Bug, FlaskConical, House, RefreshCw, RotateCcw, SearchX, TriangleAlert } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
-import { matchRoute, type RoutingRole } from "../../../core/index.ts";
+import { ADMIN_SCOPE_HOLDERS, type AdminScope, matchRoute, type RoutingRole } from "../../../core/index.ts";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import type { ForbiddenPayload } from "../../lib/guard.server.ts";
 
@@ -31,6 +31,8 @@ function listOr(items: string[]): string {
 export function describeForbidden(payload: ForbiddenPayload | null): {
   requirement: string | null;
   tier: string | null;
+  /** Set when an admin screen needs an admin scope the user lacks. */
+  scope?: AdminScope;
 } {
   if (!payload) return { requirement: null, tier: null };
   if (payload.reason === "tier" && payload.requiredTier) {
@@ -45,22 +47,34 @@ export function describeForbidden(payload: ForbiddenPayload | null): {
     }
   }
   if (payload.reason === "auth") return { requirement: "a signed-in account", tier: null };
+  if (payload.reason === "scope") {
+    const scope = matchRoute(payload.path)?.route.adminScope ?? "platform";
+    return { requirement: ADMIN_SCOPE_HOLDERS[scope], tier: null, scope };
+  }
   return { requirement: null, tier: payload.requiredTier };
 }
 
 export function ForbiddenScreen({ payload }: { payload: ForbiddenPayload | null }) {
-  const { requirement, tier } = describeForbidden(payload);
+  const { requirement, tier, scope } = describeForbidden(payload);
   return (
     <Centered icon={<Ban aria-hidden="true" className="size-6" />}>
       <p className="text-sm font-semibold text-danger-text">403</p>
       <h1 className="mt-1 text-2xl font-semibold tracking-tight text-ink sm:text-3xl">Access denied</h1>
       <p className="mt-3 text-ink-muted">
-        {requirement
-          ? `This page requires ${requirement}. Your account doesn't have it yet.`
-          : "You don't have access to this page."}
+        {scope === "platform"
+          ? `This page needs ${requirement}: it shows the whole installation. Organisation administrators manage their own organisation from the Business Hub.`
+          : scope
+            ? `This page needs ${requirement}.`
+            : requirement
+              ? `This page requires ${requirement}. Your account doesn't have it yet.`
+              : "You don't have access to this page."}
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        {tier || !requirement ? (
+        {scope ? (
+          <Link to="/business/dashboard" className={buttonClass("primary")}>
+            Business dashboard
+          </Link>
+        ) : tier || !requirement ? (
           <Link to="/pricing" className={buttonClass("primary")}>
             {tier ? `See the ${tier} plan` : "Compare plans"}
           </Link>

@@ -1,8 +1,15 @@
 import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/analytics";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/analytics");
+
+/** Platform scope: organisation admins get 403 (the route guard answers the same). */
+export function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/admin/analytics");
+  return null;
+}
 
 export default function AdminAnalytics() {
   return (

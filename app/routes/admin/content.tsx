@@ -9,17 +9,19 @@ import {
 } from "../../features/repositories-admin/repositories-admin.server.ts";
 import { RepositoriesPanel } from "../../features/repositories-admin/repositories-panel.tsx";
 import { servicesContext } from "../../lib/context.ts";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/content";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/content");
 
 /**
- * Two tabs: the content categories (every admin) and, for platform admins (app-admin, app-owner),
- * the repositories of /resources (`?tab=repositories`; repository administration is platform-wide,
- * so organisation admins do not get the tab and the API refuses them).
+ * Platform scope (the content library is the whole installation's; organisation admins get 403).
+ * Two tabs: the content categories and the repositories of /resources (`?tab=repositories`).
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/admin/content");
+  const { context, request } = args;
   const tab = new URL(request.url).searchParams.get("tab") === "repositories" ? "repositories" : "categories";
   const showRepositories = canManageRepositories(context);
   if (tab === "repositories" && showRepositories) {

@@ -1,13 +1,19 @@
 import { FeatureScreen } from "../../features/account/feature-screen.tsx";
 import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
-import { servicesContext } from "../../lib/context.ts";
+import { servicesContext, userContext } from "../../lib/context.ts";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/overview";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/overview");
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { diagnostics: await context.get(servicesContext).diagnostics.diagnostics() };
+/** Platform scope: installation-wide figures and diagnostics (organisation admins get 403). */
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/admin/overview");
+  const { context } = args;
+  return {
+    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(userContext)),
+  };
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {

@@ -1,8 +1,15 @@
 import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/subscriptions";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/subscriptions");
+
+/** Platform scope: organisation admins get 403 (the route guard answers the same). */
+export function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/admin/subscriptions");
+  return null;
+}
 
 export default function AdminSubscriptions() {
   return (

@@ -1,13 +1,16 @@
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { servicesContext } from "../../lib/context.ts";
+import { servicesContext, userContext } from "../../lib/context.ts";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/database";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/database");
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const d = await context.get(servicesContext).diagnostics.diagnostics();
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/super-admin/database");
+  const { context } = args;
+  const d = await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(userContext));
   return { db: d.db, counts: d.counts };
 }
 

@@ -1,13 +1,18 @@
 import { FeatureScreen } from "../../features/account/feature-screen.tsx";
 import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
-import { servicesContext } from "../../lib/context.ts";
+import { servicesContext, userContext } from "../../lib/context.ts";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/infrastructure";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/infrastructure");
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { diagnostics: await context.get(servicesContext).diagnostics.diagnostics() };
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/super-admin/infrastructure");
+  const { context } = args;
+  return {
+    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(userContext)),
+  };
 }
 
 export default function Infrastructure({ loaderData }: Route.ComponentProps) {

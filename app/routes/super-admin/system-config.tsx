@@ -1,14 +1,17 @@
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { servicesContext } from "../../lib/context.ts";
+import { servicesContext, userContext } from "../../lib/context.ts";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/system-config";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/system-config");
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/super-admin/system-config");
+  const { context } = args;
   const services = context.get(servicesContext);
-  const d = await services.diagnostics.diagnostics();
+  const d = await services.diagnostics.adminDiagnostics(context.get(userContext));
   return { config: services.config, flags: d.featureFlags, configuration: d.configuration };
 }
 

@@ -1,4 +1,5 @@
-import { flattenRoutes } from "../../../core/index.ts";
+import { adminAccess, flattenRoutes, toAccessContext } from "../../../core/index.ts";
+import { ForbiddenError, UnauthenticatedError } from "../../db/errors.ts";
 import type { ComponentHealth, Diagnostics, DiagnosticsService, Health } from "../../services.ts";
 
 export interface DiagnosticsDeps {
@@ -58,7 +59,7 @@ export function createDiagnosticsService(deps: DiagnosticsDeps): DiagnosticsServ
     };
   };
 
-  return {
+  const service: DiagnosticsService = {
     health,
     async diagnostics(): Promise<Diagnostics> {
       const [h, counts] = await Promise.all([
@@ -77,5 +78,16 @@ export function createDiagnosticsService(deps: DiagnosticsDeps): DiagnosticsServ
         counts,
       };
     },
+    async adminDiagnostics(actor) {
+      // Installation-wide figures are platform-scoped: organisation admins are refused here.
+      const decision = adminAccess("diagnostics.read", toAccessContext(actor));
+      if (decision.kind === "denied") {
+        throw decision.reason === "auth"
+          ? new UnauthenticatedError(decision.message)
+          : new ForbiddenError(decision.message);
+      }
+      return service.diagnostics();
+    },
   };
+  return service;
 }

@@ -1,0 +1,119 @@
+/**
+ * Admin scopes (docs/decisions/009-admin-scopes.md): every admin operation and every admin screen
+ * says which scope it needs, and one pure function decides whether an actor holds it.
+ *
+ * - `platform`: the whole installation — platform administrators only (app-admin, app-owner);
+ * - `organisation`: one organisation's own members and figures — an organisation admin
+ *   (`org-<slug>-admin`) for its organisations, a platform administrator for every one.
+ *
+ * Spec §6 gives organisation admins the Admin role (and so the admin:* and user:manage
+ * permissions); the scope is what keeps them inside their organisation. Deny by default: an
+ * unknown operation or scope is refused.
+ */
+import { adminScopeOrgs, isPlatformAdmin } from "./groups.ts";
+import { hasPermission, type Permission } from "./roles.ts";
+
+export const ADMIN_SCOPES = ["platform", "organisation"] as const;
+export type AdminScope = (typeof ADMIN_SCOPES)[number];
+
+/** True when `groups` hold `scope` (see the file comment); anything else is false. */
+export function hasAdminScope(groups: readonly string[], scope: AdminScope): boolean {
+  if (!Array.isArray(groups)) return false;
+  if (scope === "platform") return isPlatformAdmin(groups);
+  if (scope === "organisation") return isPlatformAdmin(groups) || (adminScopeOrgs(groups) ?? []).length > 0;
+  return false;
+}
+
+/** Who a scope is for, worded for people (403 messages and screens). */
+export const ADMIN_SCOPE_HOLDERS: Readonly<Record<AdminScope, string>> = Object.freeze({
+  platform: "a platform administrator (app-admin or app-owner)",
+  organisation: "an organisation administrator or a platform administrator",
+});
+
+export interface AdminOperation {
+  scope: AdminScope;
+  /** The permission the operation needs on top of the scope. */
+  permission: Permission;
+  /** What it does, for messages and the docs. */
+  label: string;
+}
+
+/**
+ * Every admin operation of the REST API and the admin screens, with its scope. Service
+ * credentials, repositories and installation diagnostics are platform-wide; unlocking an account
+ * and an organisation's own figures are organisation-scoped (the operation then limits itself to
+ * the organisations `adminAccess` returns).
+ */
+export const ADMIN_OPERATIONS = Object.freeze({
+  "service-credentials.list": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "list service credentials",
+  },
+  "service-credentials.create": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "create service credentials",
+  },
+  "service-credentials.revoke": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "revoke service credentials",
+  },
+  "repositories.manage": { scope: "platform", permission: "admin:write", label: "manage repositories" },
+  "diagnostics.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "see installation-wide figures and diagnostics",
+  },
+  "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
+  "organisation.figures": {
+    scope: "organisation",
+    permission: "admin:read",
+    label: "see an organisation's own figures",
+  },
+} satisfies Record<string, AdminOperation>);
+
+export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
+
+/** What `adminAccess` reads of an actor (core `AccessContext` has it). */
+export interface AdminSubject {
+  isAuthenticated: boolean;
+  groups: readonly string[];
+  permissions: readonly string[];
+}
+
+/**
+ * - allowed: `orgs` are the organisations the operation may touch (null = every one);
+ * - denied: "auth" (nobody signed in → 401), "permission" or "scope" (→ 403), with a message.
+ */
+export type AdminDecision =
+  | { kind: "allowed"; scope: AdminScope; orgs: readonly string[] | null }
+  | { kind: "denied"; reason: "auth" | "permission" | "scope"; message: string };
+
+/**
+ * The one decision for admin operations: signed in, holding the operation's permission, and
+ * holding its scope. Unknown operations are refused.
+ */
+export function adminAccess(operation: AdminOperationName, subject: AdminSubject): AdminDecision {
+  const op: AdminOperation | undefined = Object.hasOwn(ADMIN_OPERATIONS, operation)
+    ? ADMIN_OPERATIONS[operation]
+    : undefined;
+  if (!op) return { kind: "denied", reason: "scope", message: "This is not an admin operation." };
+  if (!subject?.isAuthenticated) return { kind: "denied", reason: "auth", message: "Sign in first." };
+  if (!hasPermission(subject.permissions ?? [], op.permission)) {
+    return {
+      kind: "denied",
+      reason: "permission",
+      message: `You need the ${op.permission} permission to ${op.label}.`,
+    };
+  }
+  if (!hasAdminScope(subject.groups ?? [], op.scope)) {
+    return {
+      kind: "denied",
+      reason: "scope",
+      message: `Only ${ADMIN_SCOPE_HOLDERS[op.scope]} may ${op.label}; organisation administrators manage only their own organisation.`,
+    };
+  }
+  return { kind: "allowed", scope: op.scope, orgs: adminScopeOrgs(subject.groups) };
+}
