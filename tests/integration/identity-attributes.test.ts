@@ -100,6 +100,14 @@ describe.each(DIALECTS)("phone number given at sign-up (%s)", (dialect) => {
       unverifiedPhoneNumber: phone,
     });
 
+    const exported = await call(server.url, "/api/account/export", undefined, { cookie });
+    expect((await exported.json()).profile).toMatchObject({
+      phoneNumber: null,
+      phoneNumberVerified: false,
+      unverifiedPhoneNumber: phone,
+      lastLoginAt: context.customAttributes.lastLogin,
+    });
+
     // Not a login name, not a second factor, until verified.
     expect((await phoneSignIn(phone, account.password)).status).toBe(401);
     const sms = await call(server.url, "/api/auth/two-factor/send-otp", {}, { cookie });
