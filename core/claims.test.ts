@@ -157,6 +157,20 @@ describe("buildUserContext details", () => {
     expect(u({})).toBeNull();
   });
 
+  it("phoneNumberVerified: the phone_number_verified claim (boolean or Cognito's string), else null", () => {
+    const unverified = buildUserContext({
+      ...base,
+      phone_number: "+14155550123",
+      phone_number_verified: false,
+    });
+    expect(unverified.phoneNumber).toBe("+14155550123");
+    expect(unverified.phoneNumberVerified).toBe(false);
+    expect(buildUserContext({ ...base, phone_number_verified: "true" }).phoneNumberVerified).toBe(true);
+    expect(buildUserContext({ ...base, phone_number_verified: "yes" }).phoneNumberVerified).toBeNull();
+    expect(buildUserContext(base).phoneNumberVerified).toBeNull();
+    expect(VISITOR_CONTEXT.phoneNumberVerified).toBeNull();
+  });
+
   it("fullName: name, else given and family names", () => {
     const n = (c: Claims) => buildUserContext({ ...base, ...c }).fullName;
     expect(n({ name: "Ada Lovelace", given_name: "X" })).toBe("Ada Lovelace");

@@ -44,6 +44,8 @@ export interface UserContext {
   email: string | null;
   fullName: string | null;
   phoneNumber: string | null;
+  /** `phone_number_verified`: false for a number given at sign-up and not yet verified by SMS; null when unknown. */
+  phoneNumberVerified: boolean | null;
   groups: string[];
   roles: string[];
   pricingTier: AuthTier;
@@ -110,6 +112,14 @@ function readString(claims: Claims, key: string): string | null {
   if (typeof v !== "string") return null;
   const t = v.trim();
   return t === "" ? null : t;
+}
+
+/** A boolean claim (true/false, or the strings "true"/"false" as Cognito sends them), else null. */
+function readBoolean(claims: Claims, key: string): boolean | null {
+  const v = claims[key];
+  if (typeof v === "boolean") return v;
+  if (v === "true" || v === "false") return v === "true";
+  return null;
 }
 
 /** Custom attributes are strings in the user pool; numbers and booleans are accepted and stringified. */
@@ -196,6 +206,7 @@ export function buildUserContext(claims: Claims, options: BuildUserContextOption
     email: readString(claims, "email"),
     fullName: fullNameFrom(claims),
     phoneNumber: readString(claims, "phone_number"),
+    phoneNumberVerified: readBoolean(claims, "phone_number_verified"),
     groups,
     roles,
     pricingTier: derived === "Visitor" ? "Free" : derived,
@@ -232,6 +243,7 @@ export function visitorContext(environment: string = DEFAULT_ENVIRONMENT): UserC
     email: null,
     fullName: null,
     phoneNumber: null,
+    phoneNumberVerified: null,
     groups: [],
     roles: [],
     pricingTier: "Visitor",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseSmsUrl, SmsConfigError } from "./mail/sms-config.ts";
 
 /**
  * Configuration, parsed once. This is the only module that reads process.env.
@@ -33,6 +34,18 @@ const EnvSchema = z.object({
       message: "expected smtp://host:port or smtps://…",
     })
     .optional(),
+  /** SMS codes: the outbox files by default, or Amazon SNS (server/mail/sms-config.ts). */
+  SMS_URL: z
+    .string()
+    .superRefine((v, ctx) => {
+      try {
+        parseSmsUrl(v);
+      } catch (error) {
+        if (!(error instanceof SmsConfigError)) throw error;
+        ctx.addIssue({ code: "custom", message: error.message });
+      }
+    })
+    .optional(),
   AUTH_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
   PUBLIC_URL: z.url({ message: "expected an absolute URL such as https://hub.example.com" }).optional(),
   SEED_DEMO: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("1"),
@@ -53,6 +66,13 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** A value as it may be printed: URL passwords and secret query parameters masked. */
+function redact(value: string): string {
+  return value
+    .replace(/(\/\/[^/:@?#]*:)[^@/?#]*@/, "$1***@")
+    .replace(/((?:secretAccessKey|sessionToken)=)[^&]*/g, "$1***");
+}
+
 /** Parse configuration from a record (process.env by default). Throws ConfigError with one clear line. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const cleaned: Record<string, string> = {};
@@ -65,7 +85,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? "configuration");
     throw new ConfigError(
-      `Invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? "")} — ${issue.message}`,
+      `Invalid configuration: ${name}=${JSON.stringify(redact(cleaned[name] ?? ""))} — ${issue.message}`,
     );
   }
   return result.data;

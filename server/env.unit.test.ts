@@ -41,6 +41,12 @@ describe("parseEnv", () => {
     ["SEED_DEMO", "yes", /^Invalid configuration: SEED_DEMO="yes" — expected 0 or 1$/],
     ["PUBLIC_URL", "hub.example.com", /^Invalid configuration: PUBLIC_URL=.* — expected an absolute URL/],
     ["LOG_LEVEL", "loud", /^Invalid configuration: LOG_LEVEL="loud" — expected one of/],
+    [
+      "SMS_URL",
+      "twilio://acct",
+      /^Invalid configuration: SMS_URL="twilio:\/\/acct" — expected outbox or sns:\/\//,
+    ],
+    ["SMS_URL", "sns://?region=mars", /^Invalid configuration: SMS_URL=.* — expected an AWS region/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {
@@ -60,5 +66,29 @@ describe("parseEnv", () => {
       SMTP_URL: "smtp://mail:25",
     });
     expect(env.DATABASE_URL).toBe("postgres://app@db:5432/lumen");
+  });
+
+  it("accepts SMS_URL for Amazon SNS; unset means the outbox", () => {
+    expect(parseEnv({}).SMS_URL).toBeUndefined();
+    expect(parseEnv({ SMS_URL: "outbox" }).SMS_URL).toBe("outbox");
+    const url = "sns://?region=us-east-2&endpoint=http://127.0.0.1:4566&senderId=Lumen";
+    expect(parseEnv({ SMS_URL: url }).SMS_URL).toBe(url);
+  });
+
+  it("never prints a secret of a rejected URL", () => {
+    const message = (value: Record<string, string>) => {
+      try {
+        parseEnv(value);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    };
+    const sms = message({ SMS_URL: "sns://?region=x&accessKeyId=AKID&secretAccessKey=TOPSECRET" });
+    expect(sms).toMatch(/^Invalid configuration: SMS_URL=/);
+    expect(sms).not.toContain("TOPSECRET");
+    const smtp = message({ SMTP_URL: "mail://user:TOPSECRET@host" });
+    expect(smtp).toMatch(/^Invalid configuration: SMTP_URL=/);
+    expect(smtp).not.toContain("TOPSECRET");
   });
 });

@@ -15,7 +15,8 @@ import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
-import { createMailer, createOutboxSms, type Mailer, type SmsSender } from "./mail/mailer.ts";
+import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
+import { createSmsSender } from "./mail/sms-sns.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentService } from "./modules/content/content.service.ts";
@@ -101,7 +102,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const secret = await authSecret(env);
     const outboxDir = path.join(env.DATA_DIR, "outbox");
     const mailer = createMailer({ smtpUrl: env.SMTP_URL || undefined, outboxDir });
-    const sms = createOutboxSms(outboxDir);
+    const sms = createSmsSender({ smsUrl: env.SMS_URL, outboxDir });
     const baseURL = env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
     const authSecurity = createAuthSecurity({
       db: database.db,
@@ -188,6 +189,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         },
         { name: "storage", value: env.STORAGE_URL?.startsWith("s3://") ? "s3-compatible" : "local disk" },
         { name: "mail", value: env.SMTP_URL ? "smtp" : "outbox files" },
+        { name: "sms", value: sms.kind === "sns" ? "amazon sns" : "outbox files" },
         { name: "authSecret", value: env.AUTH_SECRET ? "set by AUTH_SECRET" : "generated in data folder" },
         { name: "publicUrl", value: env.PUBLIC_URL ? "set" : "derived from HOST and PORT" },
         { name: "trustProxy", value: env.TRUST_PROXY === "1" ? "on" : "off" },

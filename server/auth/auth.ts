@@ -17,6 +17,7 @@ import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import { createSubscriptionsRepo } from "../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../modules/users/users.repo.ts";
 import { normaliseIp } from "./client-ip.ts";
+import { authCookieOptions } from "./cookies.ts";
 import {
   createMfaStore,
   MFA_ISSUER,
@@ -27,6 +28,7 @@ import {
   SMS_2FA_OTP_MINUTES,
   SMS_OTP_DIGITS,
   smsText,
+  smsUnavailable,
   WRONG_CODE_ERRORS,
   wrongCodeError,
 } from "./mfa.ts";
@@ -41,6 +43,7 @@ import {
   unknownAccountKey,
 } from "./throttle.ts";
 import { TOTP_DIGITS, TOTP_PERIOD_S } from "./totp.ts";
+import { clearUnverifiedPhone, keepUnverifiedPhone, recordLastLogin } from "./user-attributes.ts";
 import {
   EMAIL_NOT_VERIFIED_MESSAGE,
   FORBIDDEN_INPUT_FIELDS,
@@ -205,6 +208,10 @@ export function createAuth(options: AuthOptions) {
   const mfa = sec ? createMfaStore(sec.db) : null;
   /** Per-request second-factor subject, from the before hook to the after hook. */
   const secondFactorSubjects = new WeakMap<Headers, SecondFactorSubject>();
+  /** Per-request phone number given at sign-up, from the before hook to the after hook. */
+  const signUpPhones = new WeakMap<Headers, string>();
+  /** Requests whose SMS could not be sent (Better Auth swallows two-factor send errors). */
+  const smsFailures = new WeakSet<Headers>();
 
   /** The user of a pending two-factor sign-in challenge (its signed cookie), or null. */
   async function challengeUser(ctx: HookContext): Promise<string | null> {
@@ -250,7 +257,12 @@ export function createAuth(options: AuthOptions) {
         message: "SMS codes are not available.",
       });
     }
-    await sec.sms.send({ to, text });
+    try {
+      await sec.sms.send({ to, text });
+    } catch (error) {
+      sec.logger?.error({ err: error, sender: sec.sms.kind }, "SMS could not be sent");
+      throw smsUnavailable();
+    }
   }
 
   /**
@@ -374,9 +386,8 @@ export function createAuth(options: AuthOptions) {
     },
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      cookiePrefix: "lumen",
-      useSecureCookies: options.baseURL.startsWith("https://"),
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      // lumen.* cookies; __Host-lumen.* (Secure, Path=/, no Domain) when the base URL is https.
+      ...authCookieOptions(options.baseURL),
       // Random ids for accounts: time-ordered ids share their first characters, which the status overlay shows.
       database: { generateId: () => crypto.randomUUID() },
     },
@@ -439,8 +450,10 @@ export function createAuth(options: AuthOptions) {
               fields,
             });
           }
-          // A phone number becomes the account's only once verified by SMS in /settings.
+          // The number given here is kept as the account's unverified phone (after the account is
+          // created); it becomes the verified one only by SMS in /settings (decision 016).
           const phone = body.phoneNumber === undefined ? {} : { phoneNumber: "" };
+          if (parsed.data.phoneNumber && ctx.headers) signUpPhones.set(ctx.headers, parsed.data.phoneNumber);
           return {
             context: {
               body: { ...body, ...phone, email: parsed.data.email, username: parsed.data.username },
@@ -597,6 +610,7 @@ export function createAuth(options: AuthOptions) {
           }
           if (!failed && newSession) {
             await sec.throttle.reset(accountKey(newSession.user.id));
+            await recordLastLogin(sec.db, newSession.user.id, sec.now());
             await sec.audit.record("sign_in", {
               actorId: newSession.user.id,
               ip,
@@ -623,6 +637,7 @@ export function createAuth(options: AuthOptions) {
           if (subject.signIn) {
             await sec.throttle.reset(accountKey(subject.userId));
             const session = ctx.context.newSession?.session;
+            if (session) await recordLastLogin(sec.db, subject.userId, sec.now());
             await sec.audit.record("sign_in", {
               actorId: subject.userId,
               ip,
@@ -639,6 +654,9 @@ export function createAuth(options: AuthOptions) {
           }
           return;
         }
+        if (path === "/two-factor/send-otp" && ctx.headers && smsFailures.has(ctx.headers)) {
+          throw smsUnavailable();
+        }
         if (path === "/two-factor/generate-backup-codes" && !failed) {
           const holder = ctx.context as { session?: { user?: { id?: string } } | null };
           await sec.audit.record("backup_codes_regenerated", {
@@ -654,6 +672,7 @@ export function createAuth(options: AuthOptions) {
         }
         if (path === "/phone-number/verify" && !failed) {
           const userId = str(bodyOf(bodyOf(returned).user).id) || null;
+          if (userId) await clearUnverifiedPhone(sec.db, userId);
           await sec.audit.record("phone_verified", {
             actorId: userId,
             ip,
@@ -669,6 +688,8 @@ export function createAuth(options: AuthOptions) {
               ? await sec.db.selectFrom("user").select("id").where("id", "=", id).executeTakeFirst()
               : undefined;
           if (created) {
+            const phone = ctx.headers ? signUpPhones.get(ctx.headers) : undefined;
+            if (phone) await keepUnverifiedPhone(sec.db, created.id, phone);
             await markOtpSent("email-verification", str(bodyOf(ctx.body).email));
             await sec.audit.record("sign_up", {
               actorId: created.id,
@@ -714,7 +735,7 @@ export function createAuth(options: AuthOptions) {
           period: SMS_2FA_OTP_MINUTES,
           storeOTP: "hashed",
           allowedAttempts: OTP_ATTEMPTS,
-          async sendOTP({ user, otp }) {
+          async sendOTP({ user, otp }, ctx) {
             const phone = mfa ? await mfa.verifiedPhone(user.id) : null;
             if (!phone) {
               throw new APIError("BAD_REQUEST", {
@@ -722,7 +743,13 @@ export function createAuth(options: AuthOptions) {
                 message: "Add and verify a phone number in settings to receive codes by SMS.",
               });
             }
-            await sendSms(phone, smsText("sign-in", otp, SMS_2FA_OTP_MINUTES));
+            try {
+              await sendSms(phone, smsText("sign-in", otp, SMS_2FA_OTP_MINUTES));
+            } catch (error) {
+              // Better Auth logs and drops this error: the after hook answers it instead.
+              if (ctx?.headers) smsFailures.add(ctx.headers);
+              throw error;
+            }
           },
         },
       }),

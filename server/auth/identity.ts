@@ -14,6 +14,7 @@ import type { ApiKeyService } from "./api-keys.ts";
 import type { ServiceCredentials } from "./service-credentials.ts";
 import type { SessionGuard } from "./session-guard.ts";
 import type { TokenService } from "./tokens.ts";
+import { attributeClaims } from "./user-attributes.ts";
 
 export interface IdentityDeps {
   db: Kysely<DB>;
@@ -110,9 +111,6 @@ export interface IdentityUser {
   name: string;
   username: string | null;
   accountType?: string | null;
-  /** Set by the phone-number plugin; only a verified number becomes the phone_number claim. */
-  phoneNumber?: string | null;
-  phoneNumberVerified?: boolean | number | null;
 }
 
 /** Subscription statuses that grant their tier (until expiresAt). */
@@ -173,9 +171,8 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
     "custom:account_type": user.accountType ?? "individual",
     "custom:subscriptionStatus": best ? best.status : "none",
   };
-  if (user.phoneNumber && (user.phoneNumberVerified === true || user.phoneNumberVerified === 1)) {
-    claims.phone_number = user.phoneNumber;
-  }
+  // phone_number (+ phone_number_verified) and custom:lastLogin, from the user row.
+  Object.assign(claims, await attributeClaims(db, user.id));
   if (best) claims["custom:tier"] = best.tier.toLowerCase();
   if (org) {
     claims["custom:tenantId"] = org.id;

@@ -1,5 +1,5 @@
 /**
- * GET /api/account/mfa → {enabled, totp, backupCodes, phoneNumber, phoneNumberVerified}
+ * GET /api/account/mfa → {enabled, totp, phoneNumber, phoneNumberVerified, unverifiedPhoneNumber}
  * The signed-in user's second-factor status for /settings (no secret, code or token).
  * Enabling, verifying and disabling go through Better Auth's /api/auth/two-factor/* and
  * /api/auth/phone-number/* endpoints (with the rules of auth.ts).
@@ -17,6 +17,8 @@ export interface MfaStatus {
   totp: boolean;
   phoneNumber: string | null;
   phoneNumberVerified: boolean;
+  /** The number given at sign-up, not yet verified by SMS (never used to sign in or for codes). */
+  unverifiedPhoneNumber: string | null;
 }
 
 const truthy = (value: unknown) => value === true || value === 1 || value === "1";
@@ -34,7 +36,7 @@ export function registerMfaApi(app: AnyHono, security: AuthSecurity): void {
     }
     const user = await db
       .selectFrom("user")
-      .select(["twoFactorEnabled", "phoneNumber", "phoneNumberVerified"])
+      .select(["twoFactorEnabled", "phoneNumber", "phoneNumberVerified", "unverifiedPhoneNumber"])
       .where("id", "=", result.user.id)
       .executeTakeFirst();
     const factor = await db
@@ -48,6 +50,7 @@ export function registerMfaApi(app: AnyHono, security: AuthSecurity): void {
       totp: !!factor && truthy(factor.verified),
       phoneNumber: verifiedPhone,
       phoneNumberVerified: verifiedPhone !== null,
+      unverifiedPhoneNumber: verifiedPhone === null ? (user?.unverifiedPhoneNumber ?? null) : null,
     };
     return c.json(status);
   });

@@ -45,6 +45,20 @@ export const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
 export const wrongCodeError = () =>
   new APIError("UNAUTHORIZED", { code: "INVALID_CODE", message: "Invalid code." });
 
+/** Seconds to wait before asking for another code after a failed SMS (the resend cooldown). */
+export const SMS_RETRY_AFTER_S = 60;
+
+/** The SMS provider refused or could not be reached: a clear answer, never a silent loss. */
+export const smsUnavailable = () =>
+  new APIError(
+    "SERVICE_UNAVAILABLE",
+    {
+      code: "SMS_NOT_SENT",
+      message: "The SMS could not be sent. Try again in a minute, or use another way to sign in.",
+    },
+    { "Retry-After": String(SMS_RETRY_AFTER_S) },
+  );
+
 export function smsText(kind: "verify" | "sign-in", code: string, minutes: number): string {
   return kind === "verify"
     ? `Lumen Hub: your phone verification code is ${code}. It expires in ${minutes} minutes.`

@@ -25,6 +25,7 @@ import {
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
 import { normaliseIp } from "./client-ip.ts";
+import { sessionCookieName } from "./cookies.ts";
 import type { SecurityAudit } from "./security-audit.ts";
 
 export const CLIENT_IP_HEADER = "x-lumen-client-ip";
@@ -95,7 +96,7 @@ function readCookie(cookieHeader: string | null, name: string): string | null {
 
 export function createSessionGuard(options: GuardOptions) {
   const { db, now, audit } = options;
-  const cookieName = `${options.secureCookies ? "__Secure-" : ""}lumen.session_token`;
+  const cookieName = sessionCookieName(options.secureCookies);
   const attributes = `Path=/; HttpOnly; SameSite=Lax${options.secureCookies ? "; Secure" : ""}`;
 
   /** The session token of a signed cookie, or null when missing or the signature is wrong. */

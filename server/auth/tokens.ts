@@ -56,7 +56,15 @@ export function idTokenClaims(claims: Claims): Claims {
     if (value === undefined || value === null) continue;
     if (
       key.startsWith("custom:") ||
-      ["email", "name", "given_name", "family_name", "phone_number", "preferred_username"].includes(key) ||
+      [
+        "email",
+        "name",
+        "given_name",
+        "family_name",
+        "phone_number",
+        "phone_number_verified",
+        "preferred_username",
+      ].includes(key) ||
       key === "cognito:groups"
     ) {
       out[key] = value;

@@ -53,6 +53,10 @@ export interface UserTable {
   /** Better Auth phone-number plugin (E.164); only a verified number is used. */
   phoneNumber: string | null;
   phoneNumberVerified: DbBoolDefault;
+  /** The number given at sign-up until it is verified (E.164, not unique, never used to sign in; migration 020). */
+  unverifiedPhoneNumber: string | null;
+  /** ISO-8601 UTC time of the last successful sign-in (migration 020). */
+  lastLoginAt: string | null;
 }
 
 export interface SessionTable {

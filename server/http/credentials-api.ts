@@ -185,12 +185,6 @@ export function registerCredentialsApi(app: AnyHono, runtime: Runtime): void {
     if (!session.ok) return session.response;
     const { user } = session;
     const claims = await claimsForUser(runtime.database.db, user, new Date(now()));
-    const row = (await runtime.database.db
-      .selectFrom("user")
-      .selectAll()
-      .where("id", "=", user.id)
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
-    if (typeof row?.phoneNumber === "string" && row.phoneNumber) claims.phone_number = row.phoneNumber;
     const tier = pricingTierFromClaims(claims);
     claims["custom:tier"] = (tier === "Visitor" ? "free" : tier).toLowerCase();
     // Bound to this sign-in: it ends with it (sign-out, password change…), across rotations.

@@ -145,6 +145,42 @@ describe.each(DIALECTS)("MFA (%s)", (dialect) => {
     expect(older.status).toBe(401);
   });
 
+  it("lastLogin moves when the second factor creates the session, not at the password step or on a wrong code", async () => {
+    const { account, secret } = await withTotp("mfalast");
+    const lastLoginAt = async () =>
+      (
+        await server.runtime.database.db
+          .selectFrom("user")
+          .select("lastLoginAt")
+          .where("email", "=", account.email)
+          .executeTakeFirstOrThrow()
+      ).lastLoginAt;
+    const enrolledAt = await lastLoginAt(); // the sign-in before TOTP was turned on
+    expect(enrolledAt).not.toBeNull();
+
+    clock.advance(60_000);
+    const { challenge } = await passwordStep(account.email, account.password);
+    expect(await lastLoginAt()).toBe(enrolledAt);
+    const wrong = await call(
+      server.url,
+      "/api/auth/two-factor/verify-totp",
+      { code: wrongCode(secret) },
+      { cookie: challenge },
+    );
+    expect(wrong.status).toBe(401);
+    expect(await lastLoginAt()).toBe(enrolledAt);
+
+    clock.advance(60_000);
+    const ok = await call(
+      server.url,
+      "/api/auth/two-factor/verify-totp",
+      { code: totpCode(secret, Date.now() + STEP_MS) },
+      { cookie: challenge },
+    );
+    expect(ok.status).toBe(200);
+    expect(await lastLoginAt()).toBe(new Date(clock.now()).toISOString());
+  });
+
   it("wrong second-factor codes count toward the lockout (5 → locked)", async () => {
     const { account, secret } = await withTotp("mfalock");
     const { challenge } = await passwordStep(account.email, account.password);

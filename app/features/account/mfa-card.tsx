@@ -11,6 +11,8 @@ interface MfaStatus {
   totp: boolean;
   phoneNumber: string | null;
   phoneNumberVerified: boolean;
+  /** The number given at sign-up, until it is verified here. */
+  unverifiedPhoneNumber?: string | null;
 }
 
 type Step =
@@ -92,7 +94,11 @@ export function MfaCard() {
 
   const load = useCallback(async () => {
     const result = await callApi<MfaStatus>("GET", "/api/account/mfa");
-    if (result.ok && result.data) setStatus(result.data);
+    if (result.ok && result.data) {
+      setStatus(result.data);
+      const pending = result.data.unverifiedPhoneNumber;
+      if (pending) setPhone((current) => current || pending);
+    }
   }, []);
 
   useEffect(() => {
@@ -283,6 +289,13 @@ export function MfaCard() {
             </p>
           ) : (
             <form onSubmit={verifyPhone} noValidate className="space-y-3">
+              {status?.unverifiedPhoneNumber ? (
+                <p data-testid="phone-unverified" className="text-sm text-ink-muted">
+                  <span className="font-mono text-ink">{status.unverifiedPhoneNumber}</span> (given at
+                  sign-up) is not verified: it cannot be used to sign in or to receive codes until you verify
+                  it by SMS.
+                </p>
+              ) : null}
               <div aria-live="polite">
                 {phoneError ? <Notice tone="danger" role="alert" title={phoneError} /> : null}
               </div>

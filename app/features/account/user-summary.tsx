@@ -7,6 +7,10 @@ function when(ms: number | null | undefined): string {
   return typeof ms === "number" && Number.isFinite(ms) ? `${dateTime.format(new Date(ms))} UTC` : "—";
 }
 
+function whenIso(iso: string | null | undefined): string {
+  return when(iso ? Date.parse(iso) : null);
+}
+
 function list(values: string[]): string {
   return values.length > 0 ? values.join(", ") : "none";
 }
@@ -19,7 +23,12 @@ export function IdentityFacts({ user }: { user: ClientUser }) {
         ["Name", user.fullName ?? "—"],
         ["Username", user.username ?? "—"],
         ["E-mail", user.email ?? "—"],
-        ["Phone", user.phoneNumber ?? "—"],
+        [
+          "Phone",
+          user.phoneNumber
+            ? `${user.phoneNumber}${user.phoneNumberVerified === false ? " (not verified)" : ""}`
+            : "—",
+        ],
         ["Account type", user.accountType ?? "individual"],
       ]}
     />
@@ -47,6 +56,7 @@ export function SessionFacts({ user }: { user: ClientUser }) {
     <KeyValueList
       rows={[
         ["Signed in", when(s.issuedAt)],
+        ["Last sign-in", whenIso(user.customAttributes.lastLogin)],
         ["Expires", when(s.expiresAt)],
         ["Idle time-out", `${Math.round(s.idleTimeoutMs / 60_000)} minutes`],
         ["Last rotated", when(s.lastRotatedAt)],

@@ -151,7 +151,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         type="tel"
         autoComplete="tel"
         optional
-        hint="International format, for example +44 20 7946 0958."
+        hint="International format, for example +44 20 7946 0958. Verify it by SMS in settings to sign in with it."
         value={values.phoneNumber}
         onChange={(e) => set("phoneNumber")(e.target.value)}
         error={errors.phoneNumber}

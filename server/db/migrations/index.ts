@@ -17,6 +17,7 @@ import { migration as m011 } from "./011-content-revision.ts";
 import { migration as m012 } from "./012-graphql-indexes.ts";
 import { migration as m013 } from "./013-repository-sources.ts";
 import { migration as m017 } from "./017-session-family.ts";
+import { migration as m020 } from "./020-phone-and-last-login.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "012-graphql-indexes": m012,
   "013-repository-sources": m013,
   "017-session-family": m017,
+  "020-phone-and-last-login": m020,
 };
