@@ -16,6 +16,7 @@ import { registerEngagementApi } from "./engagement-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
+import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { readLimited } from "./read-limited.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
@@ -56,6 +57,15 @@ function stripTokens(value: unknown): unknown {
   return out;
 }
 
+/** The client closed the connection before its request (body) arrived. */
+function isClientAbort(error: Error, c: Context): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    (code === "ECONNRESET" && error.message === "aborted") ||
+    (error.name === "AbortError" && c.req.raw.signal.aborted)
+  );
+}
+
 export interface HttpAppOptions {
   runtime: Runtime;
   /** The React Router server build (production build, or a loader for the dev server). */
@@ -84,6 +94,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
 
   app.onError((error, c) => {
+    if (isClientAbort(error, c)) {
+      // The client went away mid-request (an aborted upload): nothing to answer and nothing
+      // wrong with the server. One line per request, without the stack.
+      runtime.logger.info({ path: c.req.path, method: c.req.method }, "request aborted by the client");
+      return c.body(null, 400);
+    }
     runtime.logger.error({ err: error, path: c.req.path }, "unhandled error");
     return c.json({ error: { code: "INTERNAL", message: "An unexpected error occurred" } }, 500);
   });
@@ -323,6 +339,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }
     const renderedAt = pageCache.generation;
     const build = typeof options.build === "function" ? await options.build() : options.build;
+    const refused = refuseMethod(build, c.req.method, c.req.path);
+    if (refused) {
+      runtime.logger.debug(refused.detail, "page request with a method the page does not accept");
+      return refused.response;
+    }
     const contexts = (build.entry.module as { appContexts?: AppContexts }).appContexts;
     if (!contexts) throw new Error("The server build does not export appContexts from entry.server");
     const context = new RouterContextProvider();
@@ -333,9 +354,19 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
     context.set(contexts.user, resolved.context);
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
-    const response = await getHandler()(c.req.raw, context);
+    let request = c.req.raw;
+    if (c.req.path === MANIFEST_PATH) {
+      // Lazy route discovery answers only for the routes this caller may reach.
+      const { url } = filterManifestPaths(new URL(c.req.url), resolved.context);
+      request = new Request(url, { method: c.req.method, headers: c.req.raw.headers });
+    }
+    let response = await getHandler()(request, context);
+    if (c.req.path === MANIFEST_PATH || resolved.context.userId) {
+      // A signed-in reader's page or data (gated bodies included), or a per-caller manifest.
+      response = markPrivate(response);
+    }
     if (cacheKey && !resolved.setCookie && response.status === 200) {
-      const { body } = await pageCache.put(cacheKey, response, renderedAt);
+      const { body } = await pageCache.put(cacheKey, response, renderedAt, c.get("nonce"));
       const fresh = new Response(body, response);
       fresh.headers.set("X-Cache", "miss");
       return fresh;
