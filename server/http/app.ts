@@ -10,6 +10,7 @@ import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
+import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
@@ -57,15 +58,6 @@ function stripTokens(value: unknown): unknown {
   return out;
 }
 
-/** The client closed the connection before its request (body) arrived. */
-function isClientAbort(error: Error, c: Context): boolean {
-  const code = (error as { code?: unknown }).code;
-  return (
-    (code === "ECONNRESET" && error.message === "aborted") ||
-    (error.name === "AbortError" && c.req.raw.signal.aborted)
-  );
-}
-
 export interface HttpAppOptions {
   runtime: Runtime;
   /** The React Router server build (production build, or a loader for the dev server). */
@@ -94,13 +86,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
 
   app.onError((error, c) => {
-    if (isClientAbort(error, c)) {
-      // The client went away mid-request (an aborted upload): nothing to answer and nothing
-      // wrong with the server. One line per request, without the stack.
-      runtime.logger.info({ path: c.req.path, method: c.req.method }, "request aborted by the client");
-      return c.body(null, 400);
-    }
-    runtime.logger.error({ err: error, path: c.req.path }, "unhandled error");
+    // A client that went away mid-body (an aborted upload) is one info line, without the stack.
+    logRequestFailure(runtime.logger, c, error, "unhandled error");
+    if (isClientAbort(error, c)) return c.body(null, 400);
     return c.json({ error: { code: "INTERNAL", message: "An unexpected error occurred" } }, 500);
   });
 
