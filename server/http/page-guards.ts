@@ -91,9 +91,18 @@ export function refuseMethod(
 }
 
 /**
+ * A path outside core's registry: React Router matches it to the catch-all not-found route. Asked
+ * for in place of refused paths, so the client still learns a route for them (the catch-all) and
+ * a click there makes a data request that the server's route guard answers (sign-in redirect or
+ * 403) instead of a client-side dead end.
+ */
+const UNLISTED_PATH = "/__unlisted";
+
+/**
  * The manifest request with only the paths the caller may reach (per core's route guard); the
- * others are dropped, so React Router returns no route modules for them. A path outside the
- * registry stays (it resolves to the not-found route). Returns the URL to hand to React Router.
+ * others are replaced by an unlisted path, so React Router returns no route modules for them. A
+ * path outside the registry stays (it resolves to the not-found route). Returns the URL to hand
+ * to React Router.
  */
 export function filterManifestPaths(url: URL, user: UserContext): { url: URL; dropped: string[] } {
   const raw = url.searchParams.get("paths");
@@ -107,6 +116,7 @@ export function filterManifestPaths(url: URL, user: UserContext): { url: URL; dr
     if (!match || checkRouteAccess(match.route, access, pathname).kind === "allowed") kept.push(path);
     else dropped.push(path);
   }
+  if (dropped.length > 0) kept.push(UNLISTED_PATH);
   const out = new URL(url);
   out.searchParams.set("paths", kept.join(","));
   return { url: out, dropped };

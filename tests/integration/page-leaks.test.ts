@@ -160,6 +160,11 @@ describe.each(DIALECTS)("page-level leaks (%s)", (dialect) => {
       const ids = await manifest(undefined, PATHS);
       expect(ids).toContain("routes/pricing");
       expect(ids.filter((id) => /admin|dashboard/.test(id))).toEqual([]);
+      // Refused paths resolve to the catch-all on the client, whose data request the guard answers.
+      expect(ids).toContain("routes/not-found");
+      const data = await get("/admin/users.data?_routes=root,routes/not-found");
+      expect([202, 204, 302]).toContain(data.status);
+      expect(await data.text()).not.toContain("routes/admin");
     });
 
     it("answers a signed-in reader for their screens, not the admin ones", async () => {
