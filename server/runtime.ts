@@ -131,7 +131,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       publicUrl: env.PUBLIC_URL,
       now: authSecurity.now,
     });
-    const featureFlags = { debugMode: true, search: true, comments: false, repositoryBrowser: true };
+    // Debug mode is chosen on the client (`?debug=true` or the stored flag); the server reports
+    // itself in debug only outside production.
+    const featureFlags = {
+      debugMode: env.NODE_ENV !== "production",
+      search: true,
+      comments: false,
+      repositoryBrowser: true,
+    };
     const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
     const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });
     const serviceCredentials = createServiceCredentials({ db: database.db, secret, now: authSecurity.now });
@@ -182,6 +189,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       pingDatabase: () => database.ping(),
       pingStorage: () => storage.ping(),
       counts: () => content.counts(),
+      publicCounts: () => content.publicCounts(),
       configuration: [
         {
           name: "database",

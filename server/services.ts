@@ -176,21 +176,30 @@ export interface Health {
 }
 
 /** Public diagnostics (/admin-debug, /health-check): shapes and health, never secrets or personal data. */
+/**
+ * Diagnostics. The public reading (`/admin-debug`, `/health-check`) counts published items and
+ * active categories only and names no runtime detail (Node version, platform) an attacker could
+ * fingerprint; the internal reading (the admin screens, behind the route guard) adds those and
+ * counts all records.
+ */
 export interface Diagnostics extends Health {
   environment: string;
-  node: string;
-  platform: string;
   startedAt: string;
   routeCount: number;
   featureFlags: Record<string, boolean>;
   configuration: Array<{ name: string; value: string }>;
-  counts: { content: number; categories: number; users: number };
+  counts: { content: number; categories: number; users?: number };
+  /** Internal reading only. */
+  node?: string;
+  /** Internal reading only. */
+  platform?: string;
 }
 
 export interface DiagnosticsService {
   health(): Promise<Health>;
-  diagnostics(): Promise<Diagnostics>;
-  /** The same for an admin screen: platform administrators only (admin scope "platform"). */
+  /** `reading: "public"` for the public pages; the internal reading (default) for admin screens. */
+  diagnostics(options?: { reading?: "public" | "internal" }): Promise<Diagnostics>;
+  /** The internal reading for an admin screen: platform administrators only (admin scope "platform"). */
   adminDiagnostics(actor: Actor): Promise<Diagnostics>;
 }
 

@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = (args) => [
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { diagnostics: await context.get(servicesContext).diagnostics.diagnostics() };
+  return { diagnostics: await context.get(servicesContext).diagnostics.diagnostics({ reading: "public" }) };
 }
 
 export default function AdminDebug({ loaderData }: Route.ComponentProps) {

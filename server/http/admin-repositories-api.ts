@@ -26,6 +26,7 @@ import type { GitHubRepository, RepositoryCategory } from "../modules/repositori
 import { safeDirectory } from "../modules/repositories/sources/paths.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { logRequestFailure } from "./client-abort.ts";
 import { readLimited } from "./read-limited.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -90,7 +91,7 @@ function failFrom(c: Context, runtime: Runtime, error: unknown) {
     if (message.startsWith("input.")) message = message.slice("input.".length);
     return fail(c, STATUS_BY_CODE[code]!, code, message, field);
   }
-  runtime.logger.error({ err: error, path: c.req.path }, "admin repositories request failed");
+  logRequestFailure(runtime.logger, c, error, "admin repositories request failed");
   return fail(c, 500, "INTERNAL", "An unexpected error occurred");
 }
 

@@ -10,12 +10,14 @@ import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
+import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
+import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { readLimited } from "./read-limited.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
@@ -84,7 +86,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
 
   app.onError((error, c) => {
-    runtime.logger.error({ err: error, path: c.req.path }, "unhandled error");
+    // A client that went away mid-body (an aborted upload) is one info line, without the stack.
+    logRequestFailure(runtime.logger, c, error, "unhandled error");
+    if (isClientAbort(error, c)) return c.body(null, 400);
     return c.json({ error: { code: "INTERNAL", message: "An unexpected error occurred" } }, 500);
   });
 
@@ -323,6 +327,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }
     const renderedAt = pageCache.generation;
     const build = typeof options.build === "function" ? await options.build() : options.build;
+    const refused = refuseMethod(build, c.req.method, c.req.path);
+    if (refused) {
+      runtime.logger.debug(refused.detail, "page request with a method the page does not accept");
+      return refused.response;
+    }
     const contexts = (build.entry.module as { appContexts?: AppContexts }).appContexts;
     if (!contexts) throw new Error("The server build does not export appContexts from entry.server");
     const context = new RouterContextProvider();
@@ -333,9 +342,19 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
     context.set(contexts.user, resolved.context);
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
-    const response = await getHandler()(c.req.raw, context);
+    let request = c.req.raw;
+    if (c.req.path === MANIFEST_PATH) {
+      // Lazy route discovery answers only for the routes this caller may reach.
+      const { url } = filterManifestPaths(new URL(c.req.url), resolved.context);
+      request = new Request(url, { method: c.req.method, headers: c.req.raw.headers });
+    }
+    let response = await getHandler()(request, context);
+    if (c.req.path === MANIFEST_PATH || resolved.context.userId) {
+      // A signed-in reader's page or data (gated bodies included), or a per-caller manifest.
+      response = markPrivate(response);
+    }
     if (cacheKey && !resolved.setCookie && response.status === 200) {
-      const { body } = await pageCache.put(cacheKey, response, renderedAt);
+      const { body } = await pageCache.put(cacheKey, response, renderedAt, c.get("nonce"));
       const fresh = new Response(body, response);
       fresh.headers.set("X-Cache", "miss");
       return fresh;

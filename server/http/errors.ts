@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Runtime } from "../runtime.ts";
+import { logRequestFailure } from "./client-abort.ts";
 
 const STATUS_BY_CODE: Record<string, 400 | 401 | 403 | 404 | 409 | 429> = {
   BAD_USER_INPUT: 400,
@@ -16,6 +17,6 @@ export function errorResponse(c: Context, error: unknown, runtime: Runtime): Res
   if (typeof code === "string" && code in STATUS_BY_CODE) {
     return c.json({ error: { code, message: (error as Error).message } }, STATUS_BY_CODE[code]!);
   }
-  runtime.logger.error({ err: error, path: c.req.path }, "request failed");
+  logRequestFailure(runtime.logger, c, error, "request failed");
   return c.json({ error: { code: "INTERNAL", message: "An unexpected error occurred" } }, 500);
 }

@@ -22,6 +22,7 @@ import { isDbError } from "../db/errors.ts";
 import { isServiceError, SERVICE_ERROR_STATUS } from "../modules/organizations/service-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, requestOrigin } from "./account-api.ts";
+import { logRequestFailure } from "./client-abort.ts";
 import { readLimited } from "./read-limited.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -54,7 +55,7 @@ export function failFrom(c: Context, runtime: Runtime, error: unknown) {
   }
   const code = (error as { code?: unknown })?.code;
   if (code === "BAD_USER_INPUT") return apiFail(c, 400, "BAD_USER_INPUT", "The request is not valid.");
-  runtime.logger.error({ err: error, path: c.req.path }, "request failed");
+  logRequestFailure(runtime.logger, c, error, "request failed");
   return apiFail(c, 500, "INTERNAL", "An unexpected error occurred");
 }
 

@@ -3,13 +3,15 @@ import { createHash } from "node:crypto";
 /**
  * The anonymous page cache: fully rendered HTML for visitors (no session cookie), keyed by
  * path and query, kept for a short time. A cached page cannot reuse the nonce it was rendered
- * with, so its Content-Security-Policy lists the SHA-256 hash of each inline script instead.
+ * with, so its Content-Security-Policy lists the SHA-256 hash of each inline script the app
+ * emitted instead: only scripts carrying that render's nonce (the theme script, React Router's
+ * hydration scripts). Any other inline script in the stored HTML is not trusted.
  */
 export interface CachedPage {
   status: number;
   headers: Array<[string, string]>;
   body: Uint8Array<ArrayBuffer>;
-  /** CSP `'sha256-…'` sources, one per inline script of the page. */
+  /** CSP `'sha256-…'` sources, one per inline script the app emitted on the page. */
   scriptHashes: string[];
   expiresAt: number;
 }
@@ -22,15 +24,24 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
-const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/gi;
+const NONCE_ATTRIBUTE = /(?:^|\s)nonce=(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 
-/** The CSP hash sources of every inline script in an HTML document. */
-export function inlineScriptHashes(html: string): string[] {
+/**
+ * The CSP hash sources of the inline scripts in an HTML document that carry `nonce` (the
+ * render's nonce: the scripts the app emitted). Scripts without it are left out; an empty
+ * nonce trusts nothing.
+ */
+export function inlineScriptHashes(html: string, nonce: string): string[] {
   const hashes = new Set<string>();
+  if (!nonce) return [];
   for (const match of html.matchAll(INLINE_SCRIPT)) {
+    const attr = NONCE_ATTRIBUTE.exec(match[1] ?? "");
+    const value = attr ? (attr[1] ?? attr[2] ?? attr[3]) : undefined;
+    if (value !== nonce) continue;
     hashes.add(
       `'sha256-${createHash("sha256")
-        .update(match[1] ?? "", "utf8")
+        .update(match[2] ?? "", "utf8")
         .digest("base64")}'`,
     );
   }
@@ -65,11 +76,13 @@ export function createPageCache(options: PageCacheOptions) {
     /**
      * Stores a rendered 200 HTML response; returns false when it is not cacheable, or when the cache
      * was invalidated since `renderedAt` (the generation read before rendering): that page may be stale.
+     * `nonce` is the render's CSP nonce: only inline scripts carrying it are hashed for replay.
      */
     async put(
       key: string,
       response: Response,
-      renderedAt = generation,
+      renderedAt: number,
+      nonce: string,
     ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer> }> {
       const body = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get("content-type") ?? "";
@@ -90,7 +103,7 @@ export function createPageCache(options: PageCacheOptions) {
         status: response.status,
         headers,
         body,
-        scriptHashes: inlineScriptHashes(html),
+        scriptHashes: inlineScriptHashes(html, nonce),
         expiresAt: now() + options.ttlMs,
       });
       return { stored: true, body };

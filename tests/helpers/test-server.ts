@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { testDialects } from "../../server/db/test-database.ts";
+import type { Logger } from "pino";
 import { parseEnv } from "../../server/env.ts";
 import { type RunningServer, startServer } from "../../server/server.ts";
 
@@ -42,7 +43,7 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop(
 export async function startTestServer(
   dialect: DialectName,
   extraEnv: Record<string, string> = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; logger?: Logger } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-int-"));
   const database = dialect === "postgres" ? await createTestPostgresDatabase() : null;
@@ -56,7 +57,7 @@ export async function startTestServer(
     SEED_DEMO: "1",
     ...extraEnv,
   });
-  const running = await startServer(env, { now: options.now });
+  const running = await startServer(env, { now: options.now, logger: options.logger });
   return {
     ...running,
     dialect,

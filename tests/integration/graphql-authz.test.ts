@@ -1239,14 +1239,16 @@ describe.each(DIALECTS)("GraphQL data API authorization (%s)", (dialect) => {
           who,
         );
         expect(one.data?.getUser, who).toEqual({ id: c.userIds.free, email: null, name: null });
-        const all = await gql(`{ listUsers(limit: 100) { items { id email name role } } }`, {}, who);
+        const all = await gql(`{ listUsers(limit: 100) { items { id username email name role } } }`, {}, who);
         const items = (all.data!.listUsers as { items: Array<Record<string, unknown>> }).items;
         expect(items.length).toBeGreaterThan(5);
         const own = ACCOUNT_OF[who] ? c.userIds[ACCOUNT_OF[who]!] : null;
         for (const item of items) {
           if (item.id === own) expect(item.email).toBe(c.emails[ACCOUNT_OF[who]!]);
-          else expect(item, who).toMatchObject({ email: null, name: null, role: null });
+          // Usernames are sign-in identifiers: not part of another user's public profile.
+          else expect(item, who).toMatchObject({ username: null, email: null, name: null, role: null });
         }
+        expect(items.find((i) => i.id === c.userIds.owner)?.username ?? null, who).toBeNull();
       }
       expect(
         JSON.stringify((await gql(`{ listUsers(limit: 100) { items { email } } }`, {}, "pro")).data),

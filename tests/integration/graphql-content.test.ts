@@ -119,7 +119,8 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
     await server?.close();
   });
 
-  const ITEM = "id slug title tier status version locked bodyS3Key presignedUrl url reviewerNotes";
+  const ITEM =
+    "id slug title tier status version locked bodyS3Key bodySize bodyChecksum presignedUrl url reviewerNotes";
   const bySlug = (who: Who, slug: string) =>
     gql(`query ($slug: String!) { listContentBySlug(slug: $slug) { items { ${ITEM} } } }`, { slug }, who);
   const firstOf = (r: GqlResult, field: string) =>
@@ -156,7 +157,12 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
           expect(item.presignedUrl).toBeNull();
           expect(item.url).toBeNull();
           expect(item.bodyS3Key).toBeNull();
+          // Nothing about the body either: its size and checksum would fingerprint it.
+          expect(item.bodySize).toBeNull();
+          expect(item.bodyChecksum).toBeNull();
         } else {
+          expect(item.bodySize).toBeGreaterThan(0);
+          expect(item.bodyChecksum).toEqual(expect.any(String));
           expect(item.presignedUrl).toMatch(/\/api\/content\/[^/]+\/body\?/);
           expect(item.url).toBe(item.presignedUrl);
           const body = await fetch(new URL(String(item.presignedUrl), server.url));

@@ -4,6 +4,7 @@ import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
+import { VERSION } from "../../server/version.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -59,9 +60,11 @@ describe.each(DIALECTS)("HTTP basics (%s)", (dialect) => {
     },
   );
 
-  it("/admin-debug shows versions, uptime, health with latency, route count and feature flags", async () => {
+  it("/admin-debug shows the app version, uptime, health with latency, route count and feature flags", async () => {
     const text = await (await fetch(`${server.url}/admin-debug`)).text();
-    expect(text).toContain(process.version);
+    expect(text).toContain(VERSION);
+    // No runtime fingerprint on the public page (tests/integration/page-leaks.test.ts).
+    expect(text).not.toContain(process.version);
     expect(text).toMatch(/uptime/i);
     expect(text).toMatch(/latency/i);
     expect(text).toMatch(/routes?/i);

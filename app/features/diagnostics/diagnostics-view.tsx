@@ -141,8 +141,8 @@ export function DiagnosticsView({
               ["Status", d.status],
               ["Version", d.version],
               ["Environment", d.environment],
-              ["Node.js", d.node],
-              ["Platform", d.platform],
+              ...(d.node ? [["Node.js", d.node]] : []),
+              ...(d.platform ? [["Platform", d.platform]] : []),
               ["Started", d.startedAt],
               ["Uptime", formatUptime(d.uptimeS)],
               ["Routes in registry", String(d.routeCount)],
@@ -152,9 +152,12 @@ export function DiagnosticsView({
             caption="Records"
             head={["Kind", "Count"]}
             rows={[
-              ["Content items", String(d.counts.content)],
-              ["Categories", String(d.counts.categories)],
-              ["Users", String(d.counts.users)],
+              [d.counts.users === undefined ? "Published items" : "Content items", String(d.counts.content)],
+              [
+                d.counts.users === undefined ? "Active categories" : "Categories",
+                String(d.counts.categories),
+              ],
+              ...(d.counts.users === undefined ? [] : [["Users", String(d.counts.users)]]),
             ]}
           />
         </div>

@@ -54,8 +54,14 @@ ContentRef.implement({
       nullable: true,
       description: "The body's object key: only for readers who may read the body.",
     }),
-    bodySize: t.exposeFloat("bodySize", { nullable: true }),
-    bodyChecksum: t.exposeString("bodyChecksum", { nullable: true }),
+    bodySize: t.exposeFloat("bodySize", {
+      nullable: true,
+      description: "The body's size in bytes: only for readers who may read the body.",
+    }),
+    bodyChecksum: t.exposeString("bodyChecksum", {
+      nullable: true,
+      description: "The body's checksum: only for readers who may read the body.",
+    }),
     bodyFormat: t.exposeString("bodyFormat"),
     excerpt: t.exposeString("excerpt", { nullable: true }),
     tags: t.exposeStringList("tags"),

@@ -1,8 +1,9 @@
 /**
  * User (spec §3) in the data API: signed-in users (and `content:read:all` services) read public
- * profiles of active users; a user reads their own row in full and platform admins every row.
- * The private fields (email, name, emailVerified, role, isActive, accountType, updatedAt) are
- * null for anyone else: the service leaves them out. Created and deleted by platform admins;
+ * author profiles of active users (no username); organisation admins also read their members'
+ * username, name and e-mail; a user reads their own row in full and platform admins every row.
+ * The private fields (username, email, name, emailVerified, role, isActive, accountType,
+ * updatedAt) are null for anyone else: the service leaves them out. Created and deleted by platform admins;
  * updated (name, displayName, bio) by the user or a platform admin. Not versioned.
  * Rules live in `server/modules/users/users.service.ts`.
  */
@@ -14,9 +15,9 @@ import {
 import { builder, connectionType, filterInput, plainInput } from "../builder.ts";
 import { UserRef } from "./refs.ts";
 
-/** A private field: present only when the service returned the whole row (owner, platform admin). */
+/** A private field: present only when the service returned it (owner, platform admin, org admin). */
 function own<K extends keyof PrivateUser>(user: UserView, key: K): PrivateUser[K] | null {
-  return "email" in user ? user[key] : null;
+  return key in user ? (user as PrivateUser)[key] : null;
 }
 
 const PRIVATE = "Only for the user themself and platform admins; null for anyone else.";
@@ -25,7 +26,11 @@ UserRef.implement({
   description: "A user's profile. Other users' private fields are null.",
   fields: (t) => ({
     id: t.exposeID("id"),
-    username: t.exposeString("username", { nullable: true }),
+    username: t.string({
+      nullable: true,
+      description: `${PRIVATE} Organisation admins also read their members' username.`,
+      resolve: (u) => own(u, "username"),
+    }),
     displayName: t.exposeString("displayName", { nullable: true }),
     bio: t.exposeString("bio", { nullable: true }),
     avatar: t.exposeString("avatar", { nullable: true, description: "The avatar's URL" }),

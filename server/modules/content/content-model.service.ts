@@ -5,7 +5,8 @@
  *
  * - metadata of published items is readable by everyone (API keys and service credentials need
  *   `content:read`); unpublished items only by those who may write content (filtered in SQL);
- * - the body is never here (it lives in object storage); `bodyS3Key` and media in structuredData
+ * - the body is never here (it lives in object storage); `bodyS3Key`, `bodySize`, `bodyChecksum`
+ *   and media in structuredData
  *   only for readers who may read the body, `reviewerNotes` only for content writers;
  * - writes: content writers; anything published (or becoming so) needs content:publish.
  */
@@ -146,12 +147,17 @@ export interface ContentModelDeps {
 
 const CONTENT = "content";
 
-/** The reader's view of a record: body-related fields only when readable. */
+/**
+ * The reader's view of a record: body-related fields (its key, size and checksum, media in the
+ * structured data) only when readable; a locked record says nothing about its body.
+ */
 export function viewContent(actor: ServiceActor, item: Content): ContentView {
   const granted = canAccessContent({ minTier: item.tier, rolesRequired: item.rolesRequired }, actor.access);
   return {
     ...item,
     bodyS3Key: granted ? item.bodyS3Key : null,
+    bodySize: granted ? item.bodySize : null,
+    bodyChecksum: granted ? item.bodyChecksum : null,
     structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
     reviewerNotes: canWriteContent(actor.access) ? item.reviewerNotes : null,
     locked: !granted,

@@ -265,7 +265,10 @@ export function createContentService(deps: ContentServiceDeps) {
   }
 
   const service: ContentService & {
+    /** All records (platform administrators' view). */
     counts(): Promise<{ content: number; categories: number; users: number }>;
+    /** What visitors may see anyway: published items and active categories. */
+    publicCounts(): Promise<{ content: number; categories: number }>;
     summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
   } = {
     sections: () => [...SECTIONS],
@@ -399,6 +402,18 @@ export function createContentService(deps: ContentServiceDeps) {
         deps.db.selectFrom("user").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
       ]);
       return { content: Number(content), categories: Number(cats?.n ?? 0), users: Number(users?.n ?? 0) };
+    },
+
+    async publicCounts() {
+      const [content, cats] = await Promise.all([
+        repo.count({ status: "published" }),
+        deps.db
+          .selectFrom("content_category")
+          .select(deps.db.fn.countAll<number>().as("n"))
+          .where("isActive", "=", true)
+          .executeTakeFirst(),
+      ]);
+      return { content: Number(content), categories: Number(cats?.n ?? 0) };
     },
   };
   return service;

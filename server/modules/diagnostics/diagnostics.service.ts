@@ -11,7 +11,10 @@ export interface DiagnosticsDeps {
   storageKind: string;
   pingDatabase(): Promise<{ ok: boolean; latencyMs: number; error?: string }>;
   pingStorage(): Promise<{ ok: boolean; latencyMs: number; error?: string }>;
+  /** All records (internal reading). */
   counts(): Promise<{ content: number; categories: number; users: number }>;
+  /** Published items and active categories (public reading). */
+  publicCounts(): Promise<{ content: number; categories: number }>;
   /** Configuration shape: names and non-secret descriptions only. */
   configuration: Array<{ name: string; value: string }>;
 }
@@ -61,16 +64,18 @@ export function createDiagnosticsService(deps: DiagnosticsDeps): DiagnosticsServ
 
   const service: DiagnosticsService = {
     health,
-    async diagnostics(): Promise<Diagnostics> {
+    async diagnostics(options: { reading?: "public" | "internal" } = {}): Promise<Diagnostics> {
+      const internal = options.reading !== "public";
       const [h, counts] = await Promise.all([
         health(),
-        deps.counts().catch(() => ({ content: -1, categories: -1, users: -1 })),
+        internal
+          ? deps.counts().catch(() => ({ content: -1, categories: -1, users: -1 }))
+          : deps.publicCounts().catch(() => ({ content: -1, categories: -1 })),
       ]);
       return {
         ...h,
         environment: deps.environment,
-        node: process.version,
-        platform: `${process.platform}/${process.arch}`,
+        ...(internal ? { node: process.version, platform: `${process.platform}/${process.arch}` } : {}),
         startedAt: deps.startedAt.toISOString(),
         routeCount: flattenRoutes().length,
         featureFlags: { ...deps.featureFlags },

@@ -28,7 +28,7 @@ const actors: Record<string, () => ServiceActor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: ids.free, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }, "bearer"),
-  orgAdmin: () => userActor({ userId: ids.orgAdmin, groups: ["org-acme", "org-acme-admin"] }),
+  orgAdmin: () => userActor({ userId: ids.orgAdmin, groups: [`org-acme${tag}`, `org-acme${tag}-admin`] }),
   manager: () => userActor({ userId: ids.manager, groups: ["ContentManager"] }),
   admin: () => userActor({ userId: ids.admin, groups: ["app-admin"] }),
   apiKey: () => apiKeyActor(),
@@ -54,6 +54,10 @@ describe.each(testDialects())("users service on %s", (dialect) => {
         isActive: key !== "inactive",
       });
     }
+    // pro is a member of the organisation orgAdmin administers; free is not.
+    await repo.ensureGroups([{ name: `org-acme${tag}` }, { name: `org-acme${tag}-admin` }]);
+    await repo.addAll(ids.pro, [`org-acme${tag}`]);
+    await repo.addAll(ids.orgAdmin, [`org-acme${tag}`, `org-acme${tag}-admin`]);
   });
   afterAll(async () => {
     await t?.close();
@@ -72,7 +76,7 @@ describe.each(testDialects())("users service on %s", (dialect) => {
   };
 
   it.each(Object.entries(readers))(
-    "reads as %s: never another user's e-mail unless platform admin",
+    "reads as %s: never another user's e-mail unless platform admin (or their organisation's admin)",
     async (who, rule) => {
       const actor = actors[who]!();
       if (typeof rule === "string") {
@@ -80,7 +84,11 @@ describe.each(testDialects())("users service on %s", (dialect) => {
         expect(await outcome(() => service.list(actor))).toBe(rule);
         return;
       }
-      const other = await service.get(actor, ids.pro === actor.userId ? ids.free : ids.pro);
+      // (pro is a member of orgAdmin's organisation: see the next test)
+      const other = await service.get(
+        actor,
+        [ids.pro, ids.orgAdmin].includes(actor.userId!) ? ids.free : ids.pro,
+      );
       expect(other.displayName).toMatch(/^Display/);
       expect("email" in other).toBe(rule.email);
       expect(JSON.stringify(other).includes("@demo.local")).toBe(rule.email);
@@ -89,7 +97,7 @@ describe.each(testDialects())("users service on %s", (dialect) => {
       expect(listed.map((u) => u.id)).toContain(ids.free);
       expect(listed.some((u) => u.id === ids.inactive)).toBe(rule.email);
       for (const u of listed) {
-        const mine = u.id === actor.userId;
+        const mine = u.id === actor.userId || (who === "orgAdmin" && u.id === ids.pro);
         expect("email" in u, `${who} sees ${u.id}`).toBe(rule.email || mine);
       }
       if (actor.userId) {
@@ -207,7 +215,44 @@ describe.each(testDialects())("users service on %s", (dialect) => {
     const free = actors.free!();
     const byName = await service.list(free, { filter: { displayName: { eq: "Display pro" } } });
     expect(byName.items.map((u) => u.id)).toEqual([ids.pro]);
-    const byUsername = await service.list(free, { filter: { username: { beginsWith: `upro${tag}` } } });
+    await expect(service.list(free, { filter: { username: { beginsWith: `upro${tag}` } } })).rejects.toThrow(
+      /filter\.username/,
+    );
+    const byUsername = await service.list(admin, { filter: { username: { beginsWith: `upro${tag}` } } });
     expect(byUsername.items.map((u) => u.id)).toEqual([ids.pro]);
+  });
+
+  it("shows other users as author profiles: no username unless own row, member or platform admin", async () => {
+    for (const who of ["free", "pro", "manager", "service"] as const) {
+      const actor = actors[who]!();
+      const listed = (await service.list(actor, { limit: 100 })).items;
+      expect(listed.length).toBeGreaterThan(3);
+      for (const u of listed) {
+        if (u.id === actor.userId) expect(u).toMatchObject({ username: `u${who}${tag}` });
+        else
+          expect(Object.keys(u).sort(), `${who} sees ${u.id}`).toEqual([
+            "avatar",
+            "bio",
+            "createdAt",
+            "displayName",
+            "id",
+          ]);
+      }
+      expect(JSON.stringify(listed)).not.toContain(`uadmin${tag}`);
+      const admin = await service.get(actor, ids.admin);
+      expect("username" in admin).toBe(false);
+    }
+    // An organisation admin reads its members' username and e-mail, nobody else's.
+    const orgAdmin = actors.orgAdmin!();
+    const member = await service.get(orgAdmin, ids.pro);
+    expect(member).toMatchObject({ username: `upro${tag}`, email: `${ids.pro}@demo.local` });
+    expect("role" in member).toBe(false);
+    const outsider = await service.get(orgAdmin, ids.free);
+    expect("username" in outsider || "email" in outsider).toBe(false);
+    const listed = (await service.list(orgAdmin, { limit: 100 })).items;
+    expect(listed.find((u) => u.id === ids.pro)).toMatchObject({ username: `upro${tag}` });
+    expect("username" in listed.find((u) => u.id === ids.admin)!).toBe(false);
+    // Platform admins read every username.
+    expect(await service.get(actors.admin!(), ids.free)).toMatchObject({ username: `ufree${tag}` });
   });
 });

@@ -1,10 +1,12 @@
 /**
  * User operations of the data API (docs/decisions/007-data-rules.md). Deny by default:
  * - read: signed-in users, and service credentials with `content:read:all`. A user reads all of
- *   their own row; everyone else's row is its public profile only (id, username, displayName,
- *   bio, avatar, createdAt). Platform admins read whole rows (e-mail included). Inactive users
- *   are listed only for platform admins (and themselves). Filters on private fields (email, name,
- *   role, isActive …) are refused for anyone who could not read them (no guessing by filter).
+ *   their own row; everyone else's row is its public author profile only (id, displayName, bio,
+ *   avatar, createdAt: no username, a sign-in identifier). Organisation admins also read the
+ *   username, name and e-mail of their organisations' members (as their dashboard shows them).
+ *   Platform admins read whole rows (e-mail included). Inactive users are listed only for
+ *   platform admins (and themselves). Filters on private fields (username, email, name, role,
+ *   isActive …) are refused for anyone who could not read them (no guessing by filter).
  *   Visitors → UNAUTHENTICATED; API keys → FORBIDDEN.
  * - update: the user (name, displayName, bio) or a platform admin (the same fields). E-mail,
  *   username, avatar (set by the upload endpoint), groups, role, tier, isActive and
@@ -30,13 +32,16 @@ import {
   requireId,
   toConnection,
 } from "../data-service.ts";
+import { memberGroup } from "../organizations/organizations.repo.ts";
 import { BIO_MAX } from "./profile.service.ts";
 import { createUsersRepo, type User } from "./users.repo.ts";
 
-/** What anyone allowed to read users sees of another user. */
+/**
+ * What anyone allowed to read users sees of another user: a public author profile. The
+ * username is a sign-in identifier and is not part of it.
+ */
 export interface PublicUser {
   id: string;
-  username: string | null;
   displayName: string | null;
   bio: string | null;
   /** The avatar's URL (served to signed-in users), not its storage key. */
@@ -44,10 +49,15 @@ export interface PublicUser {
   createdAt: string;
 }
 
-/** A user's own row, or any row for a platform admin. */
-export interface PrivateUser extends PublicUser {
+/** A member of an organisation the reader administers. */
+export interface MemberUser extends PublicUser {
+  username: string | null;
   name: string;
   email: string;
+}
+
+/** A user's own row, or any row for a platform admin. */
+export interface PrivateUser extends MemberUser {
   emailVerified: boolean;
   role: string | null;
   isActive: boolean;
@@ -55,17 +65,17 @@ export interface PrivateUser extends PublicUser {
   updatedAt: string;
 }
 
-export type UserView = PublicUser | PrivateUser;
+export type UserView = PublicUser | MemberUser | PrivateUser;
 
 /** Better Auth's createdAt/updatedAt (timestamptz on PostgreSQL) are not filterable. */
 export const PUBLIC_USER_FILTER_FIELDS: FilterFields = {
   id: "string",
-  username: "string",
   displayName: "string",
 };
 
 export const ADMIN_USER_FILTER_FIELDS: FilterFields = {
   ...PUBLIC_USER_FILTER_FIELDS,
+  username: "string",
   name: "string",
   email: "string",
   emailVerified: "boolean",
@@ -107,7 +117,6 @@ const avatarUrlOf = (user: User) =>
 export function publicUser(user: User): PublicUser {
   return {
     id: user.id,
-    username: user.displayUsername ?? user.username,
     displayName: user.displayName,
     bio: user.bio,
     avatar: avatarUrlOf(user),
@@ -115,11 +124,18 @@ export function publicUser(user: User): PublicUser {
   };
 }
 
-export function privateUser(user: User): PrivateUser {
+export function memberUser(user: User): MemberUser {
   return {
     ...publicUser(user),
+    username: user.displayUsername ?? user.username,
     name: user.name,
     email: user.email,
+  };
+}
+
+export function privateUser(user: User): PrivateUser {
+  return {
+    ...memberUser(user),
     emailVerified: user.emailVerified,
     role: user.role,
     isActive: user.isActive,
@@ -144,10 +160,33 @@ export function createUsersService(deps: UsersServiceDeps) {
     return requireUser(actor);
   }
 
-  function view(actor: ServiceActor, user: User): UserView {
-    return actor.platformAdmin || (actor.userId !== null && actor.userId === user.id)
-      ? privateUser(user)
-      : publicUser(user);
+  function view(actor: ServiceActor, user: User, members: ReadonlySet<string>): UserView {
+    if (actor.platformAdmin || (actor.userId !== null && actor.userId === user.id)) {
+      return privateUser(user);
+    }
+    return members.has(user.id) ? memberUser(user) : publicUser(user);
+  }
+
+  /** Which of these users belong to an organisation the actor administers. */
+  async function membersOf(actor: ServiceActor, users: readonly User[]): Promise<Set<string>> {
+    const orgs = actor.kind === "user" ? (actor.adminOrgs ?? []) : [];
+    if (orgs.length === 0 || users.length === 0) return new Set();
+    const rows = await db
+      .selectFrom("user_group")
+      .select("userId")
+      .where("groupName", "in", orgs.map(memberGroup))
+      .where(
+        "userId",
+        "in",
+        users.map((u) => u.id),
+      )
+      .execute();
+    return new Set(rows.map((r) => r.userId));
+  }
+
+  async function viewAll(actor: ServiceActor, users: readonly User[]): Promise<UserView[]> {
+    const members = await membersOf(actor, users);
+    return users.map((u) => view(actor, u, members));
   }
 
   function visibleSql(actor: ServiceActor, readerId: string): RawBuilder<boolean> | null {
@@ -162,7 +201,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (!user || (!user.isActive && !actor.platformAdmin && user.id !== readerId)) {
         throw new NotFoundError("user", id);
       }
-      return view(actor, user);
+      return (await viewAll(actor, [user]))[0]!;
     },
 
     /**
@@ -184,7 +223,7 @@ export function createUsersService(deps: UsersServiceDeps) {
           limit: chunk.length,
           cursor: null,
         });
-        out.push(...page.items.map((u) => view(actor, u)));
+        out.push(...(await viewAll(actor, page.items)));
       }
       return out;
     },
@@ -201,7 +240,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         limit: args.limit,
         cursor: args.nextToken,
       });
-      return toConnection(page, (u) => view(actor, u));
+      const views = new Map((await viewAll(actor, page.items)).map((v) => [v.id, v]));
+      return toConnection(page, (u) => views.get(u.id)!);
     },
 
     /** Platform admins only: a user row without a password (they set one through a reset). */
