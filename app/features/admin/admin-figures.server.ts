@@ -23,7 +23,7 @@ export interface OrganisationFigures {
 }
 
 export type AdminFigures =
-  | { scope: "platform"; counts: { content: number; categories: number; users: number } }
+  | { scope: "platform"; counts: { content: number; categories: number; users?: number } }
   | { scope: "organisation"; organisations: OrganisationFigures[] };
 
 export async function adminFigures(context: Readonly<RouterContextProvider>): Promise<AdminFigures> {
