@@ -167,7 +167,9 @@ export function viewContent(actor: ServiceActor, item: Content): ContentView {
   return {
     ...item,
     bodyS3Key: granted ? ownBodyKey(item) : null,
-    structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
+    structuredData: item.structuredData
+      ? publicStructuredData(item.structuredData, granted, { forWriter: canWriteContent(actor.access) })
+      : null,
     reviewerNotes: canWriteContent(actor.access) ? item.reviewerNotes : null,
     locked: !granted,
   };

@@ -23,7 +23,7 @@ import type {
 } from "../../services.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
-import { mediaIdOf } from "../media/media-refs.ts";
+import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
 import { ownBodyKey } from "./body-key.ts";
 import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
@@ -56,18 +56,26 @@ const MEDIA_FIELDS = ["contentUrl", "embedUrl", "caption", "transcript", "associ
 /**
  * The item's JSON-LD as pages may publish it: media fields (contentUrl, embedUrl, caption,
  * transcript, associatedMedia) removed for readers who may not read the item, and storage keys
- * (not URLs) removed for everyone: they are resolved to signed links by the player instead.
+ * and `media:<id>` references (not URLs) removed for everyone, wherever they are: the player
+ * resolves them to signed links instead, after the storage path rules (decision 011).
  */
-export function publicStructuredData<T>(data: T, granted: boolean): T {
+export function publicStructuredData<T>(data: T, granted: boolean, options: { forWriter?: boolean } = {}): T {
+  // Content writers who may read the item keep `media:<id>` references (ids, never keys) so an
+  // edit can send them back.
+  const keepRef = (v: string) => granted && options.forWriter === true && mediaIdOf(v) !== null;
+  const drop = (v: unknown) => typeof v === "string" && isStorageRef(v) && !keepRef(v);
   const clean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(clean);
+    if (Array.isArray(node)) return node.filter((v) => !drop(v)).map(clean);
     if (typeof node !== "object" || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
+      if (drop(value)) continue;
+      const link = typeof value === "string" && (/^https:\/\//.test(value) || keepRef(value));
+      if (key === "thumbnailUrl" && typeof value === "string" && !link) continue;
       if (MEDIA_FIELDS.includes(key)) {
         if (!granted) continue;
-        if (typeof value === "string" && !/^https:\/\//.test(value)) continue;
-        if (key === "caption" || key === "associatedMedia") continue;
+        if (typeof value === "string" && !link) continue;
+        if ((key === "caption" || key === "associatedMedia") && !options.forWriter) continue;
       }
       out[key] = clean(value);
     }

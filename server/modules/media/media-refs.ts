@@ -16,6 +16,11 @@ const LINK_FIELDS = new Set(["contentUrl", "thumbnailUrl", "embedUrl"]);
 /** A value that names a storage object by key (or the app's raw object path). */
 const STORAGE_KEY_LIKE = /^(?:media|private|individual|content|tenant|uploads)\/|^\/api\/objects\//i;
 
+/** A value that names stored media by key or id (never published as it is). */
+export function isStorageRef(value: string): boolean {
+  return STORAGE_KEY_LIKE.test(value.trim()) || value.trim().toLowerCase().startsWith("media:");
+}
+
 /** The media id of a reference, or null. */
 export function mediaIdOf(ref: string): string | null {
   return MEDIA_REF.exec(ref)?.[1] ?? null;
