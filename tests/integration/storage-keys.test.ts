@@ -283,6 +283,20 @@ describe.each(DIALECTS)("storage keys are chosen by the server (%s)", (dialect) 
     expect(await rowBySlug(other)).toBeUndefined();
   });
 
+  it("only content writers may register uploads, and only of the allowed types", async () => {
+    const q = `mutation ($input: CreateMediaUploadInput!) { createMediaUpload(input: $input) { uploadUrl } }`;
+    const visitor = await gql(q, { input: { contentType: "video/mp4", size: 8 } }, "visitor");
+    expect(visitor.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    const free = await gql(q, { input: { contentType: "video/mp4", size: 8 } }, "free");
+    expect(free.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const html = await gql(q, { input: { contentType: "text/html", size: 8 } }, "manager");
+    expect(html.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(html.errors?.[0]?.message).toContain("contentType");
+    expect(
+      await db().selectFrom("media_object").select("id").where("contentType", "=", "text/html").execute(),
+    ).toEqual([]);
+  });
+
   it("even if such a row existed, no reader gets a signed link to private/… or a higher tier's body", async () => {
     const built = buildContent({
       type: "video",

@@ -12,10 +12,8 @@ import type { DB } from "../../db/schema.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { contentBodyKeyOf, ownBodyKey } from "./body-key.ts";
 import { type Content, type ContentWriteHooks, contentFromRow } from "./content.repo.ts";
+import { MAX_BODY_BYTES } from "./content.schemas.ts";
 import { bumpContentRevision } from "./content-revision.ts";
-
-/** The largest body accepted through the API, in bytes (the GraphQL request limit is lower). */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ContentBodiesDeps {
   db: Kysely<DB>;

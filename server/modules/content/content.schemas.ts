@@ -61,6 +61,9 @@ const isoDate = z.iso.datetime({ offset: true, message: "expected an ISO-8601 da
  */
 export const SERVER_CHOSEN_FIELDS = ["bodyS3Key", "bodySize", "bodyChecksum"] as const;
 
+/** The largest body accepted through the API, in bytes (the GraphQL request limit is lower). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** BAD_USER_INPUT naming the first server-chosen field `input` carries (even as null). */
 export function refuseServerChosenFields(input: unknown, what: string, bodyField: boolean): void {
   if (typeof input !== "object" || input === null) return;
@@ -98,7 +101,10 @@ export const contentWriteSchema = z.strictObject({
   publishedAt: isoDate.nullable().optional(),
   eventTime: isoDate.nullable().optional(),
   /** The markdown body: stored by the server at the item's own key (size and checksum computed). */
-  body: z.string().optional(),
+  body: z
+    .string()
+    .refine((v) => Buffer.byteLength(v, "utf8") <= MAX_BODY_BYTES, `at most ${MAX_BODY_BYTES} bytes`)
+    .optional(),
   bodyFormat: z.enum(["markdown", "html"]).optional(),
   excerpt: optionalText(2000),
   tags: contentStringListSchema.optional(),
