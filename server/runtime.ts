@@ -241,6 +241,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels: createContentModelServices({
         db: database.db,
+        storage,
+        logger,
         hooks: searchIndexer.contentHooks,
         now: authSecurity.now,
       }),

@@ -107,6 +107,17 @@ export interface TwoFactorTable {
   lockedUntil: AuthDate | null;
 }
 
+/** Uploaded media (migration 015): the server-chosen key under media/, referenced as media:<id>. */
+export interface MediaObjectTable {
+  id: string;
+  key: string;
+  ownerId: string | null;
+  contentType: string;
+  size: number;
+  visibility: Generated<string>;
+  createdAt: string;
+}
+
 /** One row (id 1) whose revision goes up on every content write (page cache invalidation). */
 export interface ContentRevisionTable {
   id: number;
@@ -540,6 +551,7 @@ export interface DB {
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
   content_revision: ContentRevisionTable;
+  media_object: MediaObjectTable;
   content_search: ContentSearchTable;
   user_subscription: UserSubscriptionTable;
   comment: CommentTable;
@@ -579,6 +591,7 @@ export const TABLE_NAMES = [
   "content",
   "content_item",
   "content_revision",
+  "media_object",
   "content_search",
   "user_subscription",
   "comment",

@@ -8,6 +8,7 @@ import { API_VERSION } from "./limits.ts";
 import "./models/content.ts";
 import "./models/content-category.ts";
 import "./models/content-item.ts";
+import "./models/media.ts";
 import "./models/user-subscription.ts";
 import "./models/user.ts";
 import "./models/comment.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { visitorContext } from "../../core/index.ts";
 import type { Actor } from "../auth/identity.ts";
 import { createBodyLinks } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
@@ -30,8 +31,9 @@ const item = (overrides: Partial<ContentSummary> = {}): ContentSummary =>
     ...overrides,
   }) as ContentSummary;
 
+// A Free reader's context: body links are checked against the body's content/<tier>/ area.
 const actor = (expiresAtMs: number | null): Actor =>
-  ({ kind: "session", context: {}, scopes: null, expiresAtMs }) as unknown as Actor;
+  ({ kind: "session", context: visitorContext(), scopes: null, expiresAtMs }) as unknown as Actor;
 
 const expOf = (url: string) => Number(new URL(url, "http://x").searchParams.get("exp")) * 1000;
 

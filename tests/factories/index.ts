@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NewComment } from "../../server/modules/comments/comments.repo.ts";
+import { contentBodyKeyOf } from "../../server/modules/content/body-key.ts";
 import type { NewContent } from "../../server/modules/content/content.repo.ts";
 import type { NewContentCategory } from "../../server/modules/content/content-category.repo.ts";
 import type { NewUserSubscription } from "../../server/modules/subscriptions/subscriptions.repo.ts";
@@ -17,7 +18,9 @@ export function sha256(text: string | Uint8Array): string {
 
 /** Where a body object lives: content/<tier>/<category>/<slug>.md (storage access by path, spec §6). */
 export function contentBodyKey(tier: string, categorySlug: string | null | undefined, slug: string): string {
-  return `content/${tier.toLowerCase()}/${categorySlug ?? "uncategorized"}/${slug}.md`;
+  const key = contentBodyKeyOf({ tier, categorySlug, slug });
+  if (key === null) throw new Error(`no valid body key for ${tier}/${String(categorySlug)}/${slug}`);
+  return key;
 }
 
 export function buildCategory(overrides: Partial<NewContentCategory> = {}): NewContentCategory {

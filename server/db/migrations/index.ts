@@ -16,6 +16,7 @@ import { migration as m010 } from "./010-engagement.ts";
 import { migration as m011 } from "./011-content-revision.ts";
 import { migration as m012 } from "./012-graphql-indexes.ts";
 import { migration as m013 } from "./013-repository-sources.ts";
+import { migration as m015 } from "./015-media-objects.ts";
 import { migration as m017 } from "./017-session-family.ts";
 import { migration as m020 } from "./020-phone-and-last-login.ts";
 
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   "011-content-revision": m011,
   "012-graphql-indexes": m012,
   "013-repository-sources": m013,
+  "015-media-objects": m015,
   "017-session-family": m017,
   "020-phone-and-last-login": m020,
 };

@@ -36,9 +36,15 @@ ContentItemRef.implement({
     publishedAt: t.expose("publishedAt", { type: "DateTime", nullable: true }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    bodyS3Key: t.exposeString("bodyS3Key", {
+    bodyS3Key: t.string({
       nullable: true,
-      description: "Only for readers whose plan opens the item.",
+      description:
+        "The body key of the item's content record (chosen by the server): only for readers whose plan opens both.",
+      resolve: async (item, _args, ctx) => {
+        if (item.locked || !item.contentId) return null;
+        const content = await ctx.loaders.content.load(item.contentId);
+        return content?.bodyS3Key ?? null;
+      },
     }),
     excerpt: t.exposeString("excerpt", { nullable: true }),
     tags: t.exposeStringList("tags"),
@@ -78,7 +84,9 @@ const itemFields = (t: InputFields, create: boolean) => ({
   section: t.string(),
   isPublic: t.boolean(),
   publishedAt: t.field({ type: "DateTime" }),
-  bodyS3Key: t.string({ description: "An object key under content/" }),
+  bodyS3Key: t.string({
+    description: "Not accepted: the body key is the content record's own, chosen by the server.",
+  }),
   excerpt: t.string(),
   tags: t.stringList(),
   seoTitle: t.string(),

@@ -157,7 +157,14 @@ const contentFields = (t: InputFields, create: boolean) => ({
   isPublic: t.boolean(),
   publishedAt: t.field({ type: "DateTime" }),
   eventTime: t.field({ type: "DateTime" }),
-  bodyS3Key: t.string({ description: "An object key under content/" }),
+  bodyS3Key: t.string({
+    description:
+      "Not accepted (BAD_USER_INPUT): storage keys are chosen by the server. Send the text in `body`.",
+  }),
+  body: t.string({
+    description:
+      "The markdown body: stored by the server at the item's own key (content/<tier>/<category>/<slug>.md), size and checksum computed.",
+  }),
   bodyFormat: t.string(),
   excerpt: t.string(),
   tags: t.stringList(),

@@ -1,6 +1,8 @@
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import { toAccessContext } from "../../../core/index.ts";
 import type { Actor } from "../../auth/identity.ts";
 import { type PresignOptions, resolveLinkExpiry } from "../../storage/object-store.ts";
+import { bodyAreaAllows } from "./body-key.ts";
 
 /** Where a content body link points: `/api/content/<id>/body?exp=…&cred=…&sig=…`. */
 export const bodyPath = (contentId: string) => `/api/content/${encodeURIComponent(contentId)}/body`;
@@ -103,6 +105,8 @@ export interface BodyLinkIssuer {
  * when the link cannot be signed (logged; the item goes out without one, spec §8). 3600 s, never
  * past the credential's end. `contentId` names the content record whose body it opens (a
  * ContentItem's `contentId`); the body endpoint applies that record's rule again when used.
+ * Before signing, the body's key must lie in a `content/<tier>/` area the reader's plan reaches
+ * (deny by default: any other key gets no link, decision 011).
  */
 export function readableBodyLink(
   deps: BodyLinkIssuer,
@@ -111,6 +115,13 @@ export function readableBodyLink(
   contentId: string = item.id,
 ): string | null {
   if (item.locked || !item.bodyS3Key) return null;
+  if (!bodyAreaAllows(item.bodyS3Key, toAccessContext(actor.context).tier)) {
+    deps.logger.warn(
+      { contentId, actor: actor.kind },
+      "body link refused: the body's storage path is above the reader's plan",
+    );
+    return null;
+  }
   try {
     const credential = deps.identity.credentialRef(actor);
     if (credential === null) throw new Error(`no credential reference for a ${actor.kind} actor`);

@@ -1,7 +1,8 @@
 /**
  * The ContentItem model of the data API (issue 5): the API projection of content. Metadata is
  * readable by everyone (items without publishedAt only by content writers and platform admins,
- * filtered in SQL); `bodyS3Key` only for readers whose tier and roles open the item; written only
+ * filtered in SQL); `bodyS3Key` is the content record's own key, only for readers who may open both
+ * (resolved through the record; a client never sets it); written only
  * by app-owner and app-admin (`canManageContentCatalog`). Items are not versioned.
  */
 import { type Kysely, sql } from "kysely";
@@ -13,7 +14,12 @@ import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
-import { contentItemCreateSchema, contentItemWriteSchema, parseInput } from "./content.schemas.ts";
+import {
+  contentItemCreateSchema,
+  contentItemWriteSchema,
+  parseInput,
+  refuseServerChosenFields,
+} from "./content.schemas.ts";
 import { publicStructuredData } from "./content.service.ts";
 import {
   type ContentItem,
@@ -48,7 +54,9 @@ export function viewContentItem(actor: ServiceActor, item: ContentItem): Content
   const granted = canAccessContent({ minTier: item.tier }, actor.access);
   return {
     ...item,
-    bodyS3Key: granted ? item.bodyS3Key : null,
+    // The stored column is never trusted (decision 011): the body is the content record's own,
+    // resolved through that record (GraphQL `ContentItem.bodyS3Key`).
+    bodyS3Key: null,
     structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
     locked: !granted,
   };
@@ -110,12 +118,14 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
 
     async create(actor: ServiceActor, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
+      refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemCreateSchema, input, "input");
       return viewContentItem(actor, await repo.create(fields as NewContentItem));
     },
 
     async update(actor: ServiceActor, id: string, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
+      refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemWriteSchema, input, "input");
       return viewContentItem(actor, await repo.update(id, fields));
     },

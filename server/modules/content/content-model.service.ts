@@ -30,7 +30,11 @@ import {
 import { keysetPage, type SortDirection } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import type { ObjectStore } from "../../storage/object-store.ts";
 import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { createMediaService, type MediaService } from "../media/media.service.ts";
+import { checkStructuredDataMedia } from "../media/media-refs.ts";
+import { ownBodyKey } from "./body-key.ts";
 import {
   type Content,
   type ContentPatch,
@@ -38,8 +42,14 @@ import {
   contentFromRow,
   createContentRepo,
 } from "./content.repo.ts";
-import { contentCreateSchema, contentWriteSchema, parseInput } from "./content.schemas.ts";
+import {
+  contentCreateSchema,
+  contentWriteSchema,
+  parseInput,
+  refuseServerChosenFields,
+} from "./content.schemas.ts";
 import { publicStructuredData } from "./content.service.ts";
+import { createContentBodies } from "./content-bodies.ts";
 
 /** A content record as one reader may see it (fields it may not read are null). */
 export type ContentView = Content & {
@@ -141,7 +151,12 @@ export interface KeyListArgs {
 
 export interface ContentModelDeps {
   db: Kysely<DB>;
+  /** Where bodies are written (decision 011); without it, writes that carry a body are refused. */
+  storage?: ObjectStore;
+  /** The uploaded-media registry structured data may reference (built here when absent). */
+  media?: MediaService;
   hooks?: ContentWriteHooks;
+  logger?: { warn(details: object, message: string): void };
   now?: () => number;
 }
 
@@ -155,10 +170,12 @@ export function viewContent(actor: ServiceActor, item: Content): ContentView {
   const granted = canAccessContent({ minTier: item.tier, rolesRequired: item.rolesRequired }, actor.access);
   return {
     ...item,
-    bodyS3Key: granted ? item.bodyS3Key : null,
+    bodyS3Key: granted ? ownBodyKey(item) : null,
     bodySize: granted ? item.bodySize : null,
     bodyChecksum: granted ? item.bodyChecksum : null,
-    structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
+    structuredData: item.structuredData
+      ? publicStructuredData(item.structuredData, granted, { forWriter: canWriteContent(actor.access) })
+      : null,
     reviewerNotes: canWriteContent(actor.access) ? item.reviewerNotes : null,
     locked: !granted,
   };
@@ -169,6 +186,8 @@ export function createContentModelService(deps: ContentModelDeps) {
   const repo = createContentRepo(db, deps.hooks);
   const dialect: Dialect = dialectOf(db);
   const now = deps.now ?? Date.now;
+  const bodies = createContentBodies(deps);
+  const media = deps.media ?? createMediaService(deps);
 
   const seesDrafts = (actor: ServiceActor) => canSeeUnpublishedContent(actor.access);
   const visible = (actor: ServiceActor, item: Content | null): item is Content =>
@@ -272,8 +291,10 @@ export function createContentModelService(deps: ContentModelDeps) {
 
     async create(actor: ServiceActor, input: unknown): Promise<ContentView> {
       const userId = requireWriter(actor);
-      const fields = parseInput(contentCreateSchema, input, "input");
+      refuseServerChosenFields(input, "input", true);
+      const { body, ...fields } = parseInput(contentCreateSchema, input, "input");
       if (fields.status === PUBLISHED_STATUS) requirePublisher(actor, "creating published content");
+      await checkStructuredDataMedia(actor, fields.structuredData, null, media);
       const publishedAt = publishedAtFor(fields.status, null, fields.publishedAt);
       const created = await repo.create({
         ...(fields as ContentPatch & { title: string; slug: string }),
@@ -281,7 +302,13 @@ export function createContentModelService(deps: ContentModelDeps) {
         authorId: userId,
         lastEditedBy: userId,
       });
-      return viewContent(actor, created);
+      if (body === undefined) return viewContent(actor, created);
+      try {
+        return viewContent(actor, await bodies.write(created, body));
+      } catch (error) {
+        await repo.delete(created.id);
+        throw error;
+      }
     },
 
     /** Applies `input` when the stored version is still `version`; stale → ConflictError. */
@@ -290,19 +317,27 @@ export function createContentModelService(deps: ContentModelDeps) {
       if (!Number.isSafeInteger(version) || version < 1) {
         throw new BadInputError("version must be the positive whole number last read");
       }
-      const fields = parseInput(contentWriteSchema, input, "input");
+      refuseServerChosenFields(input, "input", true);
+      const { body, ...fields } = parseInput(contentWriteSchema, input, "input");
       const current = await repo.getById(id);
       if (!visible(actor, current)) throw new NotFoundError("content", id);
       if (current.status === PUBLISHED_STATUS || fields.status === PUBLISHED_STATUS) {
         requirePublisher(actor, "changing published content");
       }
+      await checkStructuredDataMedia(actor, fields.structuredData, current.structuredData, media);
       const publishedAt = publishedAtFor(fields.status, current.publishedAt, fields.publishedAt);
       const updated = await repo.update(id, version, {
         ...(fields as ContentPatch),
         ...(publishedAt ? { publishedAt } : {}),
         lastEditedBy: userId,
       });
-      return viewContent(actor, updated);
+      // The body is the item's own: written at its key, or moved there when tier, category or
+      // slug changed (never left readable under a lower tier's path).
+      const stored =
+        body === undefined
+          ? await bodies.follow(current, updated)
+          : await bodies.write(updated, body, ownBodyKey(current));
+      return viewContent(actor, stored);
     },
 
     /** Deletes an item (at `version` when given); a published one needs content:publish. */
@@ -313,6 +348,7 @@ export function createContentModelService(deps: ContentModelDeps) {
       if (current.status === PUBLISHED_STATUS) requirePublisher(actor, "deleting published content");
       const deleted = await repo.delete(id, version ?? undefined);
       if (!deleted) throw new NotFoundError("content", id);
+      await bodies.removed(current);
       return viewContent(actor, current);
     },
 

@@ -55,12 +55,26 @@ const slug = z
 const optionalSlug = slug.nullable().optional();
 const tier = z.enum(TIER_VALUES, { message: `expected one of ${TIER_VALUES.join(", ")}` });
 const isoDate = z.iso.datetime({ offset: true, message: "expected an ISO-8601 datetime" });
-/** A body object key under content/ (no traversal): bodies live in object storage. */
-const bodyKey = z
-  .string()
-  .max(500)
-  .regex(/^content\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]+$/, "expected a key under content/")
-  .refine((k) => !k.split("/").includes(".."), "must not contain ..");
+/**
+ * Storage keys are chosen by the server, never by a client (decision 011): these fields are
+ * refused on every write with a message naming them.
+ */
+export const SERVER_CHOSEN_FIELDS = ["bodyS3Key", "bodySize", "bodyChecksum"] as const;
+
+/** The largest body accepted through the API, in bytes (the GraphQL request limit is lower). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** BAD_USER_INPUT naming the first server-chosen field `input` carries (even as null). */
+export function refuseServerChosenFields(input: unknown, what: string, bodyField: boolean): void {
+  if (typeof input !== "object" || input === null) return;
+  const field = SERVER_CHOSEN_FIELDS.find((f) => Object.hasOwn(input, f));
+  if (!field) return;
+  throw new BadInputError(
+    `${what}.${field}: storage keys, sizes and checksums are chosen by the server and cannot be set` +
+      (bodyField ? "; send the body text in `body` and it is stored at the item's own key" : ""),
+    { details: [field] },
+  );
+}
 const url = text(2000).refine(
   (v) => v === "" || /^(https:\/\/|\/)/.test(v),
   "expected an https URL or a path",
@@ -86,7 +100,11 @@ export const contentWriteSchema = z.strictObject({
   isPublic: z.boolean().optional(),
   publishedAt: isoDate.nullable().optional(),
   eventTime: isoDate.nullable().optional(),
-  bodyS3Key: bodyKey.nullable().optional(),
+  /** The markdown body: stored by the server at the item's own key (size and checksum computed). */
+  body: z
+    .string()
+    .refine((v) => Buffer.byteLength(v, "utf8") <= MAX_BODY_BYTES, `at most ${MAX_BODY_BYTES} bytes`)
+    .optional(),
   bodyFormat: z.enum(["markdown", "html"]).optional(),
   excerpt: optionalText(2000),
   tags: contentStringListSchema.optional(),
@@ -148,7 +166,6 @@ export const contentItemWriteSchema = z.strictObject({
   section: optionalText(100),
   isPublic: z.boolean().optional(),
   publishedAt: isoDate.nullable().optional(),
-  bodyS3Key: bodyKey.nullable().optional(),
   excerpt: optionalText(2000),
   tags: contentStringListSchema.optional(),
   seoTitle: optionalText(300),

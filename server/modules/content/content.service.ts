@@ -22,6 +22,9 @@ import type {
   ListContentQuery,
 } from "../../services.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
+import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
+import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
+import { ownBodyKey } from "./body-key.ts";
 import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
@@ -53,18 +56,26 @@ const MEDIA_FIELDS = ["contentUrl", "embedUrl", "caption", "transcript", "associ
 /**
  * The item's JSON-LD as pages may publish it: media fields (contentUrl, embedUrl, caption,
  * transcript, associatedMedia) removed for readers who may not read the item, and storage keys
- * (not URLs) removed for everyone: they are resolved to signed links by the player instead.
+ * and `media:<id>` references (not URLs) removed for everyone, wherever they are: the player
+ * resolves them to signed links instead, after the storage path rules (decision 011).
  */
-export function publicStructuredData<T>(data: T, granted: boolean): T {
+export function publicStructuredData<T>(data: T, granted: boolean, options: { forWriter?: boolean } = {}): T {
+  // Content writers who may read the item keep `media:<id>` references (ids, never keys) so an
+  // edit can send them back.
+  const keepRef = (v: string) => granted && options.forWriter === true && mediaIdOf(v) !== null;
+  const drop = (v: unknown) => typeof v === "string" && isStorageRef(v) && !keepRef(v);
   const clean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(clean);
+    if (Array.isArray(node)) return node.filter((v) => !drop(v)).map(clean);
     if (typeof node !== "object" || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
+      if (drop(value)) continue;
+      const link = typeof value === "string" && (/^https:\/\//.test(value) || keepRef(value));
+      if (key === "thumbnailUrl" && typeof value === "string" && !link) continue;
       if (MEDIA_FIELDS.includes(key)) {
         if (!granted) continue;
-        if (typeof value === "string" && !/^https:\/\//.test(value)) continue;
-        if (key === "caption" || key === "associatedMedia") continue;
+        if (typeof value === "string" && !link) continue;
+        if ((key === "caption" || key === "associatedMedia") && !options.forWriter) continue;
       }
       out[key] = clean(value);
     }
@@ -196,18 +207,19 @@ export function createContentService(deps: ContentServiceDeps) {
         ? Math.max(1, Math.round(item.bodySize / CHARS_PER_WORD / WORDS_PER_MINUTE))
         : null,
       locked,
-      bodyS3Key: locked ? null : item.bodyS3Key,
+      bodyS3Key: locked ? null : ownBodyKey(item),
     };
   }
 
   async function renderBody(item: Content): Promise<RenderedMarkdown | null> {
-    if (!item.bodyS3Key) return null;
-    const cacheKey = item.bodyChecksum ?? `${item.id}:${item.version}`;
+    const key = ownBodyKey(item);
+    if (!key) return null;
+    const cacheKey = `${key}:${item.bodyChecksum ?? `${item.id}:${item.version}`}`;
     const cached = renderCache.get(cacheKey);
     if (cached) return cached;
-    const object = await deps.storage.get(item.bodyS3Key);
+    const object = await deps.storage.get(key);
     if (!object) {
-      deps.logger.warn({ contentId: item.id, key: item.bodyS3Key }, "content body object missing");
+      deps.logger.warn({ contentId: item.id, key }, "content body object missing");
       return null;
     }
     const rendered = await renderMarkdown(new TextDecoder().decode(object.body));
@@ -219,14 +231,27 @@ export function createContentService(deps: ContentServiceDeps) {
   const isReadable = (item: Content | null): item is Content => item !== null && item.status === "published";
 
   /**
-   * A media reference as a URL the reader's browser can load: https URLs as they are, storage keys
-   * as signed links (3600 s, never past the session's end); null when it cannot be linked.
+   * A media reference as a URL the reader's browser can load: https URLs as they are, `media:<id>`
+   * (and storage keys left in older rows) as signed links (3600 s, never past the session's end),
+   * each checked first against the storage path rules for this reader (decision 011); null when
+   * it cannot be linked.
    */
   async function mediaUrl(ref: string, actor: Actor): Promise<string | null> {
     if (/^https:\/\//.test(ref)) return ref;
-    if (/^[a-z]+:/i.test(ref) || ref.startsWith("/")) return null;
+    let key: string | null = ref;
+    const mediaId = mediaIdOf(ref);
+    if (mediaId) {
+      const row = await deps.db
+        .selectFrom("media_object")
+        .select("key")
+        .where("id", "=", mediaId)
+        .executeTakeFirst();
+      key = row?.key ?? null;
+    } else if (/^[a-z]+:/i.test(ref) || ref.startsWith("/")) key = null;
+    if (key === null) return null;
     try {
-      const link = await deps.storage.presignGet(ref, { notAfterMs: actor.session?.expiresAt });
+      const reader = storageActorOf(toAccessContext(actor), actor.customAttributes.tenantId);
+      const link = await signObjectGet(deps.storage, reader, key, { notAfterMs: actor.session?.expiresAt });
       return link.url;
     } catch (error) {
       deps.logger.warn(
@@ -244,10 +269,12 @@ export function createContentService(deps: ContentServiceDeps) {
     actor: Actor,
   ): Promise<ContentPage["video"]> {
     if (!video) return null;
-    // A poster is public artwork when it is an https URL or under media/; otherwise readers only.
+    // A poster is public artwork when it is an https URL, uploaded media or under media/;
+    // otherwise readers only. Either way the path rules decide before anything is signed.
     const posterRef = video.media.poster;
     const posterPublic =
-      posterRef !== null && (/^https:\/\//.test(posterRef) || posterRef.startsWith("media/"));
+      posterRef !== null &&
+      (/^https:\/\//.test(posterRef) || mediaIdOf(posterRef) !== null || posterRef.startsWith("media/"));
     const poster = posterRef && (granted || posterPublic) ? await mediaUrl(posterRef, actor) : null;
     const src = granted && video.media.contentUrl ? await mediaUrl(video.media.contentUrl, actor) : null;
     const tracks =
@@ -343,10 +370,11 @@ export function createContentService(deps: ContentServiceDeps) {
       const item = await repo.getByIdOrSlug(idOrSlug);
       if (!isReadable(item)) return { kind: "not-found" };
       if (accessFor(item, toAccessContext(actor)).kind !== "granted") return { kind: "denied" };
-      if (!item.bodyS3Key) return { kind: "missing-body" };
-      const object = await deps.storage.get(item.bodyS3Key);
+      const key = ownBodyKey(item);
+      if (!key) return { kind: "missing-body" };
+      const object = await deps.storage.get(key);
       if (!object) {
-        deps.logger.warn({ contentId: item.id, key: item.bodyS3Key }, "content body object missing");
+        deps.logger.warn({ contentId: item.id, key }, "content body object missing");
         return { kind: "missing-body" };
       }
       return {
@@ -385,7 +413,7 @@ export function createContentService(deps: ContentServiceDeps) {
         template: chooseTemplate(item),
         access: gate,
         html: rendered?.html ?? null,
-        bodyMissing: gate.kind === "granted" && item.bodyS3Key !== null && rendered === null,
+        bodyMissing: gate.kind === "granted" && ownBodyKey(item) !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children: await Promise.all(relatedItems.map((r) => summarize(r, access))),
         video: await playerFor(videoFrom(item), gate.kind === "granted", actor),

@@ -10,6 +10,7 @@ import { fromJson, storedStringListSchema } from "../../db/json.ts";
 import type { DB } from "../../db/schema.ts";
 import { nowIso } from "../../db/values.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
+import { ownBodyKey } from "../content/body-key.ts";
 import type { ContentWriteHooks } from "../content/content.repo.ts";
 import { markdownToText } from "./markdown-text.ts";
 import { createSearchRepo, type SearchDocument } from "./search.repo.ts";
@@ -62,7 +63,7 @@ export function createSearchIndexer(deps: SearchIndexerDeps) {
   async function index(contentId: string, executor: Kysely<DB> = deps.db): Promise<void> {
     const row = await executor
       .selectFrom("content")
-      .select(["id", "title", "excerpt", "tags", "bodyS3Key"])
+      .select(["id", "title", "excerpt", "tags", "bodyS3Key", "tier", "categorySlug", "slug"])
       .where("id", "=", contentId)
       .executeTakeFirst();
     if (!row) {
@@ -80,7 +81,8 @@ export function createSearchIndexer(deps: SearchIndexerDeps) {
       title: clean(row.title),
       excerpt: clean(row.excerpt),
       tags: clean(tags.join(", ")),
-      body: await bodyText(row.id, row.bodyS3Key),
+      // Only the item's own body is indexed (decision 011): a foreign key is never read.
+      body: await bodyText(row.id, ownBodyKey(row)),
     };
     await repo.upsert(doc, nowIso(), executor);
   }

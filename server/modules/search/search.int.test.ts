@@ -8,6 +8,7 @@ import { PERSONA_CLAIMS } from "../../../core/test-personas.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import type { Actor } from "../../services.ts";
 import { LocalObjectStore } from "../../storage/local-store.ts";
+import { contentBodyKeyOf } from "../content/body-key.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
 import { createContentService } from "../content/content.service.ts";
 import { createSearchService, type SearchResultItem } from "./search.service.ts";
@@ -54,7 +55,8 @@ describe.each(testDialects())("search on %s", (dialect) => {
     const slug = rest.slug ?? `item-${counter}-${Date.now().toString(36)}`;
     let bodyS3Key: string | null = null;
     if (body !== undefined) {
-      bodyS3Key = `content/test/${slug}-${counter}.md`;
+      // The item's own key: the indexer reads no other (decision 011).
+      bodyS3Key = contentBodyKeyOf({ tier: rest.tier ?? "Free", categorySlug: rest.categorySlug, slug })!;
       await storage.put(bodyS3Key, body, { contentType: "text/markdown; charset=utf-8" });
     }
     return repo.create({
@@ -143,11 +145,8 @@ describe.each(testDialects())("search on %s", (dialect) => {
     const item = await make({ title: "Oldtitleword guide", body: "Oldbodyword inside." });
     expect(ids((await search.search(free, { q: "oldbodyword" })).items)).toEqual([item.id]);
 
-    await storage.put("content/test/new-body.md", "Newbodyword inside.");
-    const updated = await repo.update(item.id, item.version, {
-      title: "Newtitleword guide",
-      bodyS3Key: "content/test/new-body.md",
-    });
+    await storage.put(item.bodyS3Key!, "Newbodyword inside.");
+    const updated = await repo.update(item.id, item.version, { title: "Newtitleword guide" });
     expect((await search.search(free, { q: "oldtitleword" })).items).toEqual([]);
     expect((await search.search(free, { q: "oldbodyword" })).items).toEqual([]);
     expect(ids((await search.search(free, { q: "newtitleword" })).items)).toEqual([item.id]);
