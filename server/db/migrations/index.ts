@@ -16,6 +16,7 @@ import { migration as m010 } from "./010-engagement.ts";
 import { migration as m011 } from "./011-content-revision.ts";
 import { migration as m012 } from "./012-graphql-indexes.ts";
 import { migration as m013 } from "./013-repository-sources.ts";
+import { migration as m018 } from "./018-api-rate-limits.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "011-content-revision": m011,
   "012-graphql-indexes": m012,
   "013-repository-sources": m013,
+  "018-api-rate-limits": m018,
 };
