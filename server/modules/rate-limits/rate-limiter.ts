@@ -38,6 +38,9 @@ export type RateVerdict =
   | { ok: true; limit: number; remaining: number; resetS: number }
   | { ok: false; limit: number; retryAfterS: number; rule: string; subject: string };
 
+/** Rounds of sending a charge may wait for under contention before it is counted anyway. */
+const MAX_SEND_ROUNDS = 50;
+
 interface Slot {
   windowStart: number;
   windowMs: number;
@@ -79,19 +82,25 @@ export function createRateLimiter(options: RateLimiterOptions) {
     return slot;
   }
 
-  /** Sends the slot's pending units and reads back the global count. */
-  async function send(key: string, slot: Slot): Promise<void> {
-    while (slot.sending) await slot.sending;
-    if (slot.pending === 0) return;
+  /** Sends the slot's pending units and reads back the global count; false when the store failed. */
+  async function send(key: string, slot: Slot): Promise<boolean> {
+    if (slot.sending) {
+      // Another request is sending this slot: wait for the new count, then the caller checks again.
+      await slot.sending;
+      return true;
+    }
+    if (slot.pending === 0) return true;
     const amount = slot.pending;
     slot.pending = 0;
     slot.inflight = amount;
+    let ok = true;
     slot.sending = store
       .add(key, slot.windowStart, amount)
       .then((total) => {
         slot.known = Math.max(slot.known, total);
       })
       .catch((error) => {
+        ok = false;
         slot.pending += amount;
         onError(error);
       })
@@ -100,22 +109,17 @@ export function createRateLimiter(options: RateLimiterOptions) {
         slot.sending = null;
       });
     await slot.sending;
+    return ok;
   }
 
   const used = (slot: Slot) => slot.known + slot.inflight + slot.pending;
 
-  /** Sends pending units first where this charge would pass the sync threshold (3 rounds at most). */
-  async function sendWhereDue(charges: RateCharge[], t: number): Promise<void> {
-    for (let round = 0; round < 3; round++) {
-      const due = charges.filter((charge) => {
-        const slot = slotFor(keyOf(charge), charge.rule, t);
-        const threshold = Math.max(1, Math.floor(charge.rule.limit * syncFraction));
-        return slot.pending > 0 && slot.pending + charge.cost > threshold;
-      });
-      if (due.length === 0) return;
-      await Promise.all(due.map((charge) => send(keyOf(charge), slotFor(keyOf(charge), charge.rule, t))));
-    }
-  }
+  /** Whether the charge would leave more than the sync threshold unsent (then it sends first). */
+  const sendDue = (charge: RateCharge, t: number) => {
+    const slot = slotFor(keyOf(charge), charge.rule, t);
+    const threshold = Math.max(1, Math.floor(charge.rule.limit * syncFraction));
+    return slot.pending > 0 && slot.pending + charge.cost > threshold;
+  };
 
   const refusal = (charge: RateCharge, t: number): RateVerdict => ({
     ok: false,
@@ -134,12 +138,20 @@ export function createRateLimiter(options: RateLimiterOptions) {
       const t = now();
       const batched = charges.filter((c) => c.rule.mode === "batched" && c.cost > 0);
       const exact = charges.filter((c) => c.rule.mode === "exact" && c.cost > 0);
-      await sendWhereDue(batched, t);
-      // From here to the reservation nothing awaits: the check and the count are one step.
-      for (const charge of batched) {
-        if (used(slotFor(keyOf(charge), charge.rule, t)) + charge.cost > charge.rule.limit) {
-          return refusal(charge, t);
+      // Check, send where due, check again…; the last check and the reservation are one
+      // synchronous step, so no other request slips in between.
+      for (let round = 0; ; round++) {
+        for (const charge of batched) {
+          if (used(slotFor(keyOf(charge), charge.rule, t)) + charge.cost > charge.rule.limit) {
+            return refusal(charge, t);
+          }
         }
+        const due = batched.filter((charge) => sendDue(charge, t));
+        if (due.length === 0 || round >= MAX_SEND_ROUNDS) break;
+        const sent = await Promise.all(
+          due.map((charge) => send(keyOf(charge), slotFor(keyOf(charge), charge.rule, t))),
+        );
+        if (sent.includes(false)) break; // the store is failing: keep serving
       }
       for (const charge of batched) slotFor(keyOf(charge), charge.rule, t).pending += charge.cost;
 
@@ -184,7 +196,7 @@ export function createRateLimiter(options: RateLimiterOptions) {
     /** Sends every pending unit and forgets the slots of windows that are over. */
     async flush(): Promise<void> {
       const t = now();
-      const sends: Promise<void>[] = [];
+      const sends: Promise<boolean>[] = [];
       for (const [key, slot] of slots) {
         if (slot.pending > 0) sends.push(send(key, slot));
         else if (!slot.sending && slot.windowStart + slot.windowMs <= t) slots.delete(key);
