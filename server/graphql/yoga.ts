@@ -86,8 +86,11 @@ const costPlugin: Plugin = {
       comment: comments,
     });
     rateLimit.verdict = verdict;
-    if (!verdict.ok)
-      setResultAndStopExecution({ errors: [gqlError("RATE_LIMITED", rateLimitMessage(verdict))] });
+    if (!verdict.ok) {
+      const error = gqlError("RATE_LIMITED", rateLimitMessage(verdict));
+      error.extensions.retryAfter = verdict.retryAfterS;
+      setResultAndStopExecution({ errors: [error] });
+    }
   },
 };
 

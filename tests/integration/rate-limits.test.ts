@@ -43,8 +43,9 @@ async function expectRateLimitedAnswer(res: Response, graphql = false) {
     error?: { code: string; message: string };
     errors?: { extensions: { code: string } }[];
   };
-  if (graphql) expect(body.errors?.[0]?.extensions.code).toBe("RATE_LIMITED");
-  else expect(body.error?.code).toBe("RATE_LIMITED");
+  if (graphql) {
+    expect(body.errors?.[0]?.extensions).toMatchObject({ code: "RATE_LIMITED", retryAfter: retry });
+  } else expect(body.error?.code).toBe("RATE_LIMITED");
 }
 
 const gql = (s: TestServer, query: string, variables: Record<string, unknown>, cookie?: string) =>
