@@ -6,6 +6,15 @@ import { parseSmsUrl, SmsConfigError } from "./mail/sms-config.ts";
  * An invalid value stops the process at start with one line naming the variable
  * and what it expects (see `loadEnv`).
  */
+/** A rate limit (units per minute, decision 014): a whole number from 1. */
+const perMinute = (fallback: number) =>
+  z.coerce
+    .number({ message: "expected a whole number of requests per minute" })
+    .int("expected a whole number of requests per minute")
+    .min(1, "expected at least 1 per minute")
+    .max(1_000_000, "expected at most 1000000 per minute")
+    .default(fallback);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -58,6 +67,14 @@ const EnvSchema = z.object({
   /** GitHub repositories (decision 008): an optional token raises the API rate limit. */
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z.url({ message: "expected an absolute URL such as https://api.github.com" }).optional(),
+  /** API rate limits per minute (decision 014): per signed-in user (or key) and per client address. */
+  RATE_LIMIT_READS_PER_USER: perMinute(300),
+  RATE_LIMIT_READS_PER_ADDRESS: perMinute(600),
+  RATE_LIMIT_WRITES_PER_USER: perMinute(60),
+  RATE_LIMIT_WRITES_PER_ADDRESS: perMinute(300),
+  RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
+  RATE_LIMIT_GRAPHQL_COST_PER_USER: perMinute(3000),
+  RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS: perMinute(6000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -15,6 +15,19 @@ describe("parseEnv", () => {
     expect(env.AUTH_SECRET).toBeUndefined();
   });
 
+  it("has API rate limits by default (decision 014), per minute", () => {
+    expect(parseEnv({})).toMatchObject({
+      RATE_LIMIT_READS_PER_USER: 300,
+      RATE_LIMIT_READS_PER_ADDRESS: 600,
+      RATE_LIMIT_WRITES_PER_USER: 60,
+      RATE_LIMIT_WRITES_PER_ADDRESS: 300,
+      RATE_LIMIT_COMMENTS_PER_USER: 10,
+      RATE_LIMIT_GRAPHQL_COST_PER_USER: 3000,
+      RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS: 6000,
+    });
+    expect(parseEnv({ RATE_LIMIT_READS_PER_USER: "1200" }).RATE_LIMIT_READS_PER_USER).toBe(1200);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
   });
@@ -47,6 +60,16 @@ describe("parseEnv", () => {
       /^Invalid configuration: SMS_URL="twilio:\/\/acct" — expected outbox or sns:\/\//,
     ],
     ["SMS_URL", "sns://?region=mars", /^Invalid configuration: SMS_URL=.* — expected an AWS region/],
+    [
+      "RATE_LIMIT_READS_PER_USER",
+      "0",
+      /^Invalid configuration: RATE_LIMIT_READS_PER_USER="0" — expected at least 1 per minute$/,
+    ],
+    [
+      "RATE_LIMIT_COMMENTS_PER_USER",
+      "many",
+      /^Invalid configuration: RATE_LIMIT_COMMENTS_PER_USER="many" — expected a whole number/,
+    ],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {

@@ -25,6 +25,7 @@ import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
+import { createRateLimits, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
 import { createRepositorySync } from "./modules/repositories/repository-sync.ts";
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
@@ -61,6 +62,8 @@ export interface Runtime {
   contentChanges: { subscribe(listener: () => void): () => void; check(): Promise<void> };
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
+  /** API rate limits per user and address, shared through the database (decision 014). */
+  rateLimits: RateLimits;
   close(): Promise<void>;
 }
 
@@ -259,6 +262,27 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       .ensureIndexed({ signal: indexing.signal })
       .catch((error) => logger.error({ err: error }, "search: building the index failed"));
 
+    let rateLimitErrorLogged = false;
+    const rateLimits = createRateLimits({
+      db: database.db,
+      now: authSecurity.now,
+      settings: {
+        readsPerUser: env.RATE_LIMIT_READS_PER_USER,
+        readsPerAddress: env.RATE_LIMIT_READS_PER_ADDRESS,
+        writesPerUser: env.RATE_LIMIT_WRITES_PER_USER,
+        writesPerAddress: env.RATE_LIMIT_WRITES_PER_ADDRESS,
+        commentsPerUser: env.RATE_LIMIT_COMMENTS_PER_USER,
+        graphqlCostPerUser: env.RATE_LIMIT_GRAPHQL_COST_PER_USER,
+        graphqlCostPerAddress: env.RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS,
+      },
+      onError: (error) => {
+        // Once per process: a failing store must not flood the log (requests keep being served).
+        if (rateLimitErrorLogged) return;
+        rateLimitErrorLogged = true;
+        logger.warn({ err: error }, "rate limits: the shared counters could not be updated");
+      },
+    });
+
     const changeListeners = new Set<() => void>();
     const revisionWatcher = watchContentRevision(database.db, {
       intervalMs: 1000,
@@ -291,8 +315,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         check: () => revisionWatcher.check(),
       },
       resolveUser: (headers) => identity.resolveUser(headers),
+      rateLimits,
       close: async () => {
         revisionWatcher.stop();
+        await rateLimits.close();
         await repositoryRefresh.stop();
         indexing.abort();
         await initialIndex;

@@ -186,6 +186,13 @@ export interface LoginThrottleTable {
   updatedAt: number;
 }
 
+/** API rate-limit counters (018, decision 014): units used per key and fixed window (epoch ms). */
+export interface ApiRateLimitTable {
+  key: string;
+  windowStart: number;
+  count: number;
+}
+
 /** Token signing key pairs (006): public JWK in clear, private key AES-256-GCM encrypted. */
 export interface SigningKeyTable {
   kid: string;
@@ -544,6 +551,7 @@ export interface DB {
   twoFactor: TwoFactorTable;
   mfa_totp_step: MfaTotpStepTable;
   rate_limit: RateLimitTable;
+  api_rate_limit: ApiRateLimitTable;
   signing_key: SigningKeyTable;
   api_key: ApiKeyTable;
   service_credential: ServiceCredentialTable;
@@ -584,6 +592,7 @@ export const TABLE_NAMES = [
   "twoFactor",
   "mfa_totp_step",
   "rate_limit",
+  "api_rate_limit",
   "signing_key",
   "api_key",
   "service_credential",

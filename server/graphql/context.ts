@@ -7,6 +7,7 @@ import type { ServiceActor } from "../modules/actor.ts";
 import type { CommentsService } from "../modules/comments/comments.service.ts";
 import type { BodyLinkIssuer } from "../modules/content/body-links.ts";
 import type { ContentModelServices } from "../modules/content/content-models.ts";
+import type { RateUnits, RateVerdict } from "../modules/rate-limits/rate-limits.ts";
 import type { RepositoriesService } from "../modules/repositories/repositories.service.ts";
 import type { SubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";
 import type { UsersService } from "../modules/users/users.service.ts";
@@ -32,6 +33,14 @@ export interface GraphQLServerContext {
   links: BodyLinkIssuer;
   /** Mutations with a session cookie need this app's Origin (or Referer): the CSRF check. */
   sameOrigin: boolean;
+  /**
+   * Charges the operation's cost, writes and comments to the caller's rate limits (decision 014);
+   * `refused` is set when they refuse it (the HTTP answer becomes 429 with Retry-After).
+   */
+  rateLimit?: {
+    charge(units: RateUnits): Promise<RateVerdict>;
+    verdict?: RateVerdict;
+  };
 }
 
 export type GraphQLContext = GraphQLServerContext & { loaders: Loaders };

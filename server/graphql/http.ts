@@ -3,10 +3,12 @@
  * Yoga sees a request: the body limit (413), the caller's credential (`resolveActor`: a present
  * but invalid one → 401 UNAUTHENTICATED, a rate-limited API key → 429 RATE_LIMITED with
  * Retry-After, both as GraphQL errors), and whether it came from this site (the CSRF check that
- * the mutation gate applies to cookie sessions).
+ * the mutation gate applies to cookie sessions). The rate-limit middleware (`rate-limit.ts`) has
+ * charged the request and left its caller here; the operation's cost is charged in Yoga.
  */
 import type { Hono } from "hono";
 import { allowedOrigins, requestOrigin } from "../http/account-api.ts";
+import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { readLimited } from "../http/read-limited.ts";
 import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
@@ -64,12 +66,14 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
       );
     }
     const origin = requestOrigin(c);
+    const caller = c.get(RATE_CALLER) as RateCaller | undefined;
     const serverContext: GraphQLServerContext = {
       identity: resolved.actor,
       actor: serviceActor(resolved.actor),
       services,
       links: runtime,
       sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),
+      rateLimit: caller ? { charge: (units) => runtime.rateLimits.charge(caller, units) } : undefined,
     };
     const request = new Request(c.req.url, {
       method: c.req.method,
@@ -79,6 +83,11 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     const response = await yoga.handleRequest(request, serverContext);
     const headers = new Headers(response.headers);
     headers.set("cache-control", "private, no-store");
+    const verdict = serverContext.rateLimit?.verdict;
+    if (verdict) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(verdict))) headers.set(name, value);
+      if (!verdict.ok) return new Response(response.body, { status: 429, headers });
+    }
     if (mode !== "production" && (headers.get("content-type") ?? "").includes("text/html")) {
       headers.set("content-security-policy", GRAPHIQL_CSP);
     }

@@ -7,6 +7,12 @@ export const GRAPHQL_LIMITS = {
   maxDepth: 10,
   /** graphql-armor cost: objects 2, scalars 1, ×1.5 per level of depth. */
   maxCost: 1000,
+  /**
+   * Rows an operation may ask for (`cost.ts`: objects, lists multiplied by their page size): a
+   * larger request is refused before it runs. The same cost is charged to the caller's per-minute
+   * GraphQL budget (decision 014).
+   */
+  maxRows: 1000,
   /** Aliased fields per operation. */
   maxAliases: 15,
   /** Directives per operation. */

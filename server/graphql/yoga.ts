@@ -8,7 +8,9 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { type ExecutionResult, getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type GraphiQLOptions, type Plugin } from "graphql-yoga";
 import type { Logger } from "pino";
+import { rateLimitMessage } from "../modules/rate-limits/rate-limits.ts";
 import type { GraphQLContext, GraphQLServerContext } from "./context.ts";
+import { operationCost } from "./cost.ts";
 import { gqlError, maskError, withVariableErrorCode } from "./errors.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
 import { createLoaders } from "./loaders.ts";
@@ -43,6 +45,52 @@ const mutationGate: Plugin = {
     if (operation?.operation !== "mutation") return;
     const refusal = mutationRefusal(args.contextValue as unknown as GraphQLContext);
     if (refusal) setResultAndStopExecution({ errors: [refusal] });
+  },
+};
+
+/** Comment-creating mutation fields: also charged to the stricter comment limit. */
+const COMMENT_MUTATIONS = new Set(["createComment"]);
+
+/**
+ * The operation's cost (`cost.ts`): more than GRAPHQL_LIMITS.maxRows → BAD_USER_INPUT before it
+ * runs; otherwise charged with its mutation fields (writes) and comments to the caller's rate
+ * limits (decision 014) → RATE_LIMITED when they are used up.
+ */
+const costPlugin: Plugin = {
+  async onExecute({ args, setResultAndStopExecution }) {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation) return;
+    const { cost, mutationFields } = operationCost(
+      args.schema,
+      args.document,
+      operation,
+      (args.variableValues ?? {}) as Record<string, unknown>,
+    );
+    if (cost > GRAPHQL_LIMITS.maxRows) {
+      setResultAndStopExecution({
+        errors: [
+          gqlError(
+            "BAD_USER_INPUT",
+            `This operation may return about ${cost} objects; one request may ask for at most ${GRAPHQL_LIMITS.maxRows}. Ask for smaller pages or fewer lists.`,
+          ),
+        ],
+      });
+      return;
+    }
+    const rateLimit = (args.contextValue as unknown as GraphQLContext).rateLimit;
+    if (!rateLimit) return;
+    const comments = mutationFields.filter((name) => COMMENT_MUTATIONS.has(name)).length;
+    const verdict = await rateLimit.charge({
+      graphqlCost: cost,
+      write: mutationFields.length,
+      comment: comments,
+    });
+    rateLimit.verdict = verdict;
+    if (!verdict.ok) {
+      const error = gqlError("RATE_LIMITED", rateLimitMessage(verdict));
+      error.extensions.retryAfter = verdict.retryAfterS;
+      setResultAndStopExecution({ errors: [error] });
+    }
   },
 };
 
@@ -124,6 +172,7 @@ export function createGraphQLYoga(options: { mode: GraphQLMode; logger?: Pick<Lo
       }),
       ...(production ? [noIntrospection] : []),
       mutationGate,
+      costPlugin,
       apiVersionPlugin,
     ],
   });

@@ -19,6 +19,7 @@ import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerProfileApi } from "./profile-api.ts";
+import { rateLimitMiddleware } from "./rate-limit.ts";
 import { readLimited } from "./read-limited.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
@@ -107,6 +108,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
   });
+
+  // Rate limits per user and address on the APIs, page data and page actions (decision 014).
+  app.use("*", rateLimitMiddleware(runtime));
 
   app.get("/api/health", async (c) => {
     const health = await runtime.services.diagnostics.health();

@@ -25,6 +25,7 @@ import { createUsersRepo } from "../../server/modules/users/users.repo.ts";
 import { buildContent, buildSubscription } from "../factories/index.ts";
 import { call } from "../helpers/auth.ts";
 import { TEST_AUTH_SECRET } from "../helpers/credentials.ts";
+import { RAISED_RATE_LIMITS } from "../helpers/rate-limits.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const WHO = [
@@ -956,7 +957,11 @@ describe.each(DIALECTS)("GraphQL data API authorization (%s)", (dialect) => {
   const codeOf = (r: GqlResult) => r.errors?.[0]?.extensions?.code;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { AUTH_SECRET: TEST_AUTH_SECRET });
+    server = await startTestServer(dialect, {
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      // hundreds of requests per actor within a minute, all from 127.0.0.1 (decision 014)
+      ...RAISED_RATE_LIMITS,
+    });
     c.db = server.runtime.database.db;
     const cookies: Partial<Record<Account, string>> = {};
     for (const account of ACCOUNTS) {

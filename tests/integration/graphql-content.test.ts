@@ -11,6 +11,7 @@ import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
 import { contentBodyKey } from "../factories/index.ts";
 import { call } from "../helpers/auth.ts";
 import { TEST_AUTH_SECRET } from "../helpers/credentials.ts";
+import { RAISED_RATE_LIMITS } from "../helpers/rate-limits.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const proItem = DEMO_CONTENT.find((c) => c.tier === "Pro" && !c.rolesRequired?.length)!;
@@ -69,7 +70,11 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
   const code = (r: GqlResult) => r.errors?.[0]?.extensions?.code;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { AUTH_SECRET: TEST_AUTH_SECRET });
+    server = await startTestServer(dialect, {
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      // hundreds of requests per actor within a minute, all from 127.0.0.1 (decision 014)
+      ...RAISED_RATE_LIMITS,
+    });
     for (const who of ["free", "pro", "manager", "admin", "owner"] as const) {
       cookies[who] = await signIn(server.url, `${who}@demo.local`, DEMO_PASSWORD);
       headersOf[who] = { cookie: cookies[who]! };

@@ -18,6 +18,7 @@ import { migration as m012 } from "./012-graphql-indexes.ts";
 import { migration as m013 } from "./013-repository-sources.ts";
 import { migration as m015 } from "./015-media-objects.ts";
 import { migration as m017 } from "./017-session-family.ts";
+import { migration as m018 } from "./018-api-rate-limits.ts";
 import { migration as m020 } from "./020-phone-and-last-login.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -36,5 +37,6 @@ export const migrations: Record<string, Migration> = {
   "013-repository-sources": m013,
   "015-media-objects": m015,
   "017-session-family": m017,
+  "018-api-rate-limits": m018,
   "020-phone-and-last-login": m020,
 };
