@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { testDialects } from "../../server/db/test-database.ts";
 import type { Logger } from "pino";
+import { testDialects } from "../../server/db/test-database.ts";
 import { parseEnv } from "../../server/env.ts";
 import { type RunningServer, startServer } from "../../server/server.ts";
 
