@@ -20,8 +20,8 @@ describe("password policy", () => {
   });
 
   it("refuses a listed password however it is dressed up to meet the rules", () => {
-    for (const pw of ["Password1!", "123Password!", "P@ssw0rd99", "Summer2024!", "QWERTY123!x"]) {
-      expect.soft(passwordProblem(pw, isCommon), pw).toBe(pw === "QWERTY123!x" ? null : COMMON_PASSWORD_MESSAGE);
+    for (const pw of ["Password1!", "123Password!", "P@ssw0rd99", "Summer2024!", "QWERTY123!"]) {
+      expect(passwordProblem(pw, isCommon), pw).toBe(COMMON_PASSWORD_MESSAGE);
     }
     expect(passwordProblem("Dr4g0n-!!", isCommon)).toBe(COMMON_PASSWORD_MESSAGE);
   });

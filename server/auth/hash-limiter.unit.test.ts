@@ -41,6 +41,8 @@ describe("hash limiter", () => {
   it("a refusal carries a Retry-After of at least one second; the process bound leaves pool threads free", () => {
     expect(new HashBusyError(1).retryAfterS).toBe(1);
     expect(HASH_CONCURRENCY).toBeGreaterThanOrEqual(1);
-    expect(HASH_CONCURRENCY).toBeLessThanOrEqual(Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
+    expect(HASH_CONCURRENCY).toBeLessThanOrEqual(
+      Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2),
+    );
   });
 });
