@@ -25,14 +25,16 @@ const LEET: Readonly<Record<string, string>> = Object.freeze({
 const MIN_STRIPPED_LENGTH = 4;
 
 /**
- * The spellings of `password` to look up, lower case: the password itself, the password without
- * the digits and symbols people add at either end to meet the rules ("Summer2024!" → "summer"),
- * and both with leet spellings undone (1 read as "i" and as "l").
+ * The spellings of `password` to look up, lower case: the password itself, without the symbols at
+ * either end ("Qwerty123!" → "qwerty123"), without the digits and symbols people add at either
+ * end to meet the rules ("Summer2024!" → "summer"), and each with leet spellings undone (1 read
+ * as "i" and as "l").
  */
 export function commonPasswordCandidates(password: string): string[] {
   const lower = password.normalize("NFKC").toLowerCase();
   const stripped = lower.replace(/^[^\p{L}]+/u, "").replace(/[^\p{L}]+$/u, "");
-  const bases = [lower];
+  const symbolsOff = lower.replace(/^[^\p{L}\p{N}]+/u, "").replace(/[^\p{L}\p{N}]+$/u, "");
+  const bases = [lower, symbolsOff];
   if ([...stripped].length >= MIN_STRIPPED_LENGTH) bases.push(stripped);
   const out = new Set<string>();
   for (const base of bases) {
