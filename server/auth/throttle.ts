@@ -115,6 +115,22 @@ export function createLoginThrottle(db: Kysely<DB>, now: () => number) {
       .execute();
   }
 
+  async function fail(keys: readonly ThrottleKey[]): Promise<string[]> {
+    const t = now();
+    const lockedNow: string[] = [];
+    for (const { key, max } of keys) {
+      const result = await db
+        .updateTable("login_throttle")
+        .set({ failures: 0, windowStart: t, lockedUntil: t + LOGIN_LOCKOUT_MS, updatedAt: t })
+        .where("key", "=", key)
+        .where("failures", ">=", max)
+        .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<=", t)]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) lockedNow.push(key);
+    }
+    return lockedNow;
+  }
+
   return {
     /** Whether any of the keys is locked now (a read: it reserves nothing). */
     check(keys: readonly ThrottleKey[]): Promise<LockState> {
@@ -151,20 +167,30 @@ export function createLoginThrottle(db: Kysely<DB>, now: () => number) {
      * Keeps reserved attempts counted as failures and locks every key whose count reached its
      * limit; returns the keys that became locked now (exactly one request wins each lock).
      */
-    async fail(keys: readonly ThrottleKey[]): Promise<string[]> {
+    fail,
+
+    /**
+     * Counts a failure that was not reserved first (each key, then the lock as in `fail`).
+     * Prefer `reserve` + `fail` wherever a secret is checked: only a reservation bounds parallel tries.
+     */
+    async recordFailure(keys: readonly ThrottleKey[]): Promise<string[]> {
       const t = now();
-      const lockedNow: string[] = [];
-      for (const { key, max } of keys) {
-        const result = await db
-          .updateTable("login_throttle")
-          .set({ failures: 0, windowStart: t, lockedUntil: t + LOGIN_LOCKOUT_MS, updatedAt: t })
-          .where("key", "=", key)
-          .where("failures", ">=", max)
-          .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<=", t)]))
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) > 0) lockedNow.push(key);
+      const cutoff = t - COUNT_WINDOW_MS;
+      for (const { key } of keys) {
+        const stale = sql<boolean>`${table("windowStart")} < ${cutoff}`;
+        await db
+          .insertInto("login_throttle")
+          .values({ key, failures: 1, windowStart: t, lockedUntil: null, updatedAt: t })
+          .onConflict((oc) =>
+            oc.column("key").doUpdateSet({
+              failures: sql`CASE WHEN ${stale} THEN 1 ELSE ${table("failures")} + 1 END`,
+              windowStart: sql`CASE WHEN ${stale} THEN ${t} ELSE ${table("windowStart")} END`,
+              updatedAt: t,
+            }),
+          )
+          .execute();
       }
-      return lockedNow;
+      return fail(keys);
     },
 
     /** A successful sign-in clears the account's counter (not the address's, nor a lock). */
