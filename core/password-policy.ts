@@ -9,6 +9,9 @@ import { checkPassword, PASSWORD_RULE_TEXT } from "./constants.ts";
 export const COMMON_PASSWORD_MESSAGE =
   "This password is too common or has appeared in data breaches; choose another.";
 
+/** What the UI says about the list before the server is asked. */
+export const COMMON_PASSWORD_HINT = "Common or breached passwords (such as Password123!) are refused.";
+
 /** Leet spellings undone before the look-up ("P@ssw0rd" → "password"). */
 const LEET: Readonly<Record<string, string>> = Object.freeze({
   "0": "o",
