@@ -10,6 +10,7 @@ export * from "./constants.ts";
 export * from "./data-rules.ts";
 export * from "./debug.ts";
 export * from "./groups.ts";
+export * from "./password-policy.ts";
 export * from "./plans.ts";
 export * from "./roles.ts";
 export * from "./routes.ts";

@@ -18,6 +18,7 @@ import { createSubscriptionsRepo } from "../modules/subscriptions/subscriptions.
 import { createUsersRepo } from "../modules/users/users.repo.ts";
 import { normaliseIp } from "./client-ip.ts";
 import { authCookieOptions } from "./cookies.ts";
+import { HashBusyError } from "./hash-limiter.ts";
 import {
   createMfaStore,
   MFA_ISSUER,
@@ -33,6 +34,7 @@ import {
   wrongCodeError,
 } from "./mfa.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
+import { enforcePasswordPolicy, newPasswordProblem } from "./password-policy.ts";
 import type { SecurityAudit } from "./security-audit.ts";
 import { CLIENT_IP_HEADER, type SessionGuard } from "./session-guard.ts";
 import {
@@ -99,7 +101,15 @@ const FRESH_PATHS = new Set([
   "/phone-number/verify",
 ]);
 /** What a second-factor request is about: the pending sign-in's user, or the signed-in user. */
-type SecondFactorSubject = { userId: string; signIn: boolean; enabling: boolean };
+type SecondFactorSubject = {
+  userId: string;
+  signIn: boolean;
+  enabling: boolean;
+  /** Throttle attempts reserved for this sign-in step (settled in the after hook). */
+  reserved: readonly ThrottleKey[];
+};
+/** A sign-in attempt between the before and the after hook: what it reserved on the throttle. */
+type SignInAttempt = { reserved: readonly ThrottleKey[]; account: ThrottleKey | null; userId: string | null };
 /** Minimal view of a Better Auth hook context used by the second-factor helpers. */
 interface HookContext {
   headers?: Headers;
@@ -127,6 +137,18 @@ function tooManyAttempts(retryAfterS: number): APIError {
     { code: "TOO_MANY_ATTEMPTS", message: LOCKOUT_MESSAGE },
     { "Retry-After": String(retryAfterS) },
   );
+}
+
+/** A full hash queue answers 503 with Retry-After instead of waiting without bound. */
+function hashSlot<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    if (!(error instanceof HashBusyError)) throw error;
+    throw new APIError(
+      "SERVICE_UNAVAILABLE",
+      { code: "BUSY", message: error.message },
+      { "Retry-After": String(error.retryAfterS) },
+    );
+  });
 }
 
 function otpMail(type: string, otp: string): { subject: string; text: string } {
@@ -212,6 +234,8 @@ export function createAuth(options: AuthOptions) {
   const signUpPhones = new WeakMap<Headers, string>();
   /** Requests whose SMS could not be sent (Better Auth swallows two-factor send errors). */
   const smsFailures = new WeakSet<Headers>();
+  /** Per-request sign-in attempt, from the before hook to the after hook. */
+  const signInAttempts = new WeakMap<Headers, SignInAttempt>();
 
   /** The user of a pending two-factor sign-in challenge (its signed cookie), or null. */
   async function challengeUser(ctx: HookContext): Promise<string | null> {
@@ -236,10 +260,7 @@ export function createAuth(options: AuthOptions) {
       details: { method, reason, during: subject.signIn ? "sign-in" : "settings" },
     });
     if (!subject.signIn) return;
-    const lockedNow = await sec.throttle.recordFailure([
-      accountKey(subject.userId),
-      addressKey(ip ?? "unknown"),
-    ]);
+    const lockedNow = await sec.throttle.fail(subject.reserved);
     if (lockedNow.length) {
       await sec.audit.record("lockout", {
         actorId: subject.userId,
@@ -337,7 +358,10 @@ export function createAuth(options: AuthOptions) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       revokeSessionsOnPasswordReset: true,
-      password: { hash: hashPassword, verify: verifyPassword },
+      password: {
+        hash: (password) => hashSlot(hashPassword(password)),
+        verify: (data) => hashSlot(verifyPassword(data)),
+      },
       // Sign-up with an existing e-mail answers like a new one; the owner gets a notice instead of a code.
       onExistingUserSignUp: async ({ user }) => {
         if (!sec) return;
@@ -438,12 +462,16 @@ export function createAuth(options: AuthOptions) {
             });
           }
           const parsed = signUpSchema.safeParse(body);
-          if (!parsed.success) {
-            const fields: Record<string, string> = {};
-            for (const issue of parsed.error.issues) {
-              const field = String(issue.path[0] ?? "body");
-              fields[field] ??= fieldErrorMessage(field, issue);
-            }
+          const fields: Record<string, string> = {};
+          for (const issue of parsed.error?.issues ?? []) {
+            const field = String(issue.path[0] ?? "body");
+            fields[field] ??= fieldErrorMessage(field, issue);
+          }
+          if (!fields.password) {
+            const problem = await newPasswordProblem(body.password);
+            if (problem) fields.password = problem;
+          }
+          if (!parsed.success || fields.password) {
             throw new APIError("BAD_REQUEST", {
               code: "VALIDATION_ERROR",
               message: Object.values(fields).join(" "),
@@ -461,11 +489,16 @@ export function createAuth(options: AuthOptions) {
           };
         }
         if (SIGN_IN_PATHS.has(path)) {
-          const { keys } = await signInKeys(path, body, ctx.headers);
-          const state = await sec.throttle.check(keys);
-          if (state.locked) throw tooManyAttempts(state.retryAfterS);
+          // No client to throttle on a server-side call without headers.
+          if (!ctx.headers) return;
+          const { keys, account, userId } = await signInKeys(path, body, ctx.headers);
+          // The attempt is counted before the password is checked (atomically, on every process).
+          const reservation = await sec.throttle.reserve(keys);
+          if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterS);
+          signInAttempts.set(ctx.headers, { reserved: reservation.keys, account, userId });
           return;
         }
+        if (path !== "/change-password") await enforcePasswordPolicy(path, body);
         if (OTP_SEND_PATHS.has(path)) {
           const kind =
             path === "/email-otp/send-verification-otp"
@@ -487,12 +520,15 @@ export function createAuth(options: AuthOptions) {
             signIn: !current,
             enabling:
               !!current && factor === "totp" && !!row && !(row.verified === true || row.verified === 1),
+            reserved: [],
           };
-          if (ctx.headers) secondFactorSubjects.set(ctx.headers, subject);
           if (subject.signIn) {
-            const state = await sec.throttle.check([accountKey(userId), addressKey(ip ?? "unknown")]);
-            if (state.locked) throw tooManyAttempts(state.retryAfterS);
+            // Like a password: the code is counted before it is checked.
+            const reservation = await sec.throttle.reserve([accountKey(userId), addressKey(ip ?? "unknown")]);
+            if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterS);
+            subject.reserved = reservation.keys;
           }
+          if (ctx.headers) secondFactorSubjects.set(ctx.headers, subject);
           const code = str(body.code);
           if (factor === "totp" && row && code) {
             // A code is accepted once: claim its time step before Better Auth checks it.
@@ -514,6 +550,7 @@ export function createAuth(options: AuthOptions) {
             });
           }
           if (path === "/change-password") {
+            await enforcePasswordPolicy(path, body);
             return { context: { body: { ...body, revokeOtherSessions: true } } };
           }
           if (path === "/two-factor/enable") {
@@ -575,10 +612,12 @@ export function createAuth(options: AuthOptions) {
         const failed = returned instanceof APIError;
         const ip = ipOf(ctx.headers);
         if (SIGN_IN_PATHS.has(path)) {
-          const body = bodyOf(ctx.body);
+          const attempt = ctx.headers ? signInAttempts.get(ctx.headers) : undefined;
+          if (!attempt) return;
           if (failed && returned.statusCode === 401) {
-            const { keys, account, userId } = await signInKeys(path, body, ctx.headers);
-            const lockedNow = await sec.throttle.recordFailure(keys);
+            // A wrong password keeps its reserved attempt counted (and may set the lock).
+            const { account, userId } = attempt;
+            const lockedNow = await sec.throttle.fail(attempt.reserved);
             await sec.audit.record("sign_in_failure", {
               actorId: userId,
               ip,
@@ -597,6 +636,8 @@ export function createAuth(options: AuthOptions) {
               message: "Invalid e-mail, username or password.",
             });
           }
+          // Right password, or never checked: the reserved attempt is given back.
+          await sec.throttle.release(attempt.reserved);
           if (failed && returned.statusCode === 403 && returned.body?.code === "EMAIL_NOT_VERIFIED") {
             throw new APIError("FORBIDDEN", {
               code: "EMAIL_NOT_VERIFIED",
@@ -604,7 +645,7 @@ export function createAuth(options: AuthOptions) {
             });
           }
           const newSession = ctx.context.newSession;
-          // Password right, second factor pending: no sign-in yet (the lockout count stays).
+          // Password right, second factor pending: no sign-in yet (the lockout count is not reset).
           if (!failed && newSession && (newSession.user as { twoFactorEnabled?: unknown }).twoFactorEnabled) {
             return;
           }
@@ -629,8 +670,10 @@ export function createAuth(options: AuthOptions) {
             const code = str(bodyOf(returned.body).code);
             if (WRONG_CODE_ERRORS.has(code))
               await secondFactorFailed(subject, factor, ip, code.toLowerCase());
+            else await sec.throttle.release(subject.reserved);
             return;
           }
+          await sec.throttle.release(subject.reserved);
           if (factor === "backup_code") {
             await sec.audit.record("backup_code_used", { actorId: subject.userId, ip });
           }

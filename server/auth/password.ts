@@ -2,10 +2,12 @@
  * Password hashing (SECURITY.md §4): scrypt at OWASP strength (N=2^17, r=8, p=1, 64-byte key,
  * 16-byte salt), compared in constant time. Stored as `scrypt$17$8$1$<salt b64url>$<key b64url>`.
  * Hashes in Better Auth's default format (`salt:key`, from before this scheme) still verify.
+ * Every hash and verification waits for a slot of the process-wide `hashLimiter`.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { verifyPassword as verifyLegacy } from "better-auth/crypto";
+import { hashLimiter } from "./hash-limiter.ts";
 
 const LOG_N = 17;
 const R = 8;
@@ -41,17 +43,20 @@ export async function hashPassword(password: string): Promise<string> {
   const cache = memo.getStore();
   const cached = cache?.get(password);
   if (cached) return cached;
-  const work = (async () => {
+  const work = hashLimiter.run(async () => {
     const salt = randomBytes(16);
     const key = await scrypt(password, salt, LOG_N, R, P);
     return `scrypt$${LOG_N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`;
-  })();
+  });
   cache?.set(password, work);
   return work;
 }
 
-export async function verifyPassword(data: { hash: string; password: string }): Promise<boolean> {
-  const { hash, password } = data;
+export function verifyPassword(data: { hash: string; password: string }): Promise<boolean> {
+  return hashLimiter.run(() => verify(data.hash, data.password));
+}
+
+async function verify(hash: string, password: string): Promise<boolean> {
   if (!hash.startsWith("scrypt$")) {
     try {
       return await verifyLegacy({ hash, password });

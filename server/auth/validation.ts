@@ -2,7 +2,7 @@
  * Server-side validation of identity input (spec §5, SECURITY.md §10), one clear message per field.
  */
 import { z } from "zod";
-import { checkPassword, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "../../core/index.ts";
+import { PASSWORD_MIN_LENGTH, passwordRulesMessage } from "../../core/index.ts";
 
 export const PASSWORD_MAX_LENGTH = 256;
 export const USERNAME_MIN_LENGTH = 3;
@@ -30,13 +30,9 @@ const passwordSchema = z
   .string({ message: "Password is required." })
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)
   .superRefine((value, ctx) => {
-    const result = checkPassword(value);
-    if (!result.ok) {
-      ctx.addIssue({
-        code: "custom",
-        message: `Password needs: ${result.failures.map((f) => PASSWORD_RULE_TEXT[f].toLowerCase()).join(", ")}.`,
-      });
-    }
+    // The composition rules; the list of common passwords is checked after (password-policy.ts).
+    const message = passwordRulesMessage(value);
+    if (message) ctx.addIssue({ code: "custom", message });
   });
 
 export const signUpSchema = z.object({

@@ -44,7 +44,7 @@ export default function Security() {
               ["Lockout length", minutes(LOGIN_LOCKOUT_MS)],
               [
                 "Password",
-                `at least ${PASSWORD_MIN_LENGTH} characters, lower and upper case, a number and a symbol`,
+                `at least ${PASSWORD_MIN_LENGTH} characters, lower and upper case, a number and a symbol; not a common or breached password`,
               ],
             ]}
           />

@@ -9,6 +9,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { UserContext } from "../../../core/index.ts";
 import { LOCKOUT_MESSAGE } from "../../../core/index.ts";
+import { HashBusyError } from "../../auth/hash-limiter.ts";
 import { verifyPassword } from "../../auth/password.ts";
 import { accountKey, addressKey, type createLoginThrottle } from "../../auth/throttle.ts";
 
@@ -319,24 +320,32 @@ export function createProfileService(deps: ProfileDeps) {
         );
       }
       const keys = [accountKey(userId), ...(info.ip ? [addressKey(info.ip)] : [])];
-      if (deps.throttle && (await deps.throttle.check(keys)).locked) {
-        throw new ServiceError("TOO_MANY_ATTEMPTS", LOCKOUT_MESSAGE);
-      }
+      // The attempt is counted before the password is checked, so parallel guesses cannot pass the limit.
+      const reservation = deps.throttle ? await deps.throttle.reserve(keys) : null;
+      if (reservation && !reservation.ok) throw new ServiceError("TOO_MANY_ATTEMPTS", LOCKOUT_MESSAGE);
       const credential = await db
         .selectFrom("account")
         .select("password")
         .where("userId", "=", userId)
         .where("providerId", "=", "credential")
         .executeTakeFirst();
-      const ok = credential?.password
-        ? await verifyPassword({ hash: credential.password, password: body.password })
-        : false;
+      let ok = false;
+      try {
+        ok = credential?.password
+          ? await verifyPassword({ hash: credential.password, password: body.password })
+          : false;
+      } catch (error) {
+        await deps.throttle?.release(keys);
+        if (error instanceof HashBusyError) throw new ServiceError("TOO_MANY_ATTEMPTS", error.message);
+        throw error;
+      }
       if (!ok) {
-        await deps.throttle?.recordFailure(keys);
+        await deps.throttle?.fail(keys);
         throw new ServiceError("INVALID_PASSWORD", "The password is not correct.", {
           password: "The password is not correct.",
         });
       }
+      await deps.throttle?.release(keys);
       await inTransaction(db, async (trx) => {
         const orgs = createOrganizationsRepo(trx);
         const groups = await orgs.groupsOf(userId);
