@@ -9,7 +9,10 @@ describe.each(testDialects())("login throttle on %s", (dialect) => {
   let clock = Date.now();
   let throttle: ReturnType<typeof createLoginThrottle>;
   let n = 0;
-  const fresh = () => accountKey(`user-${(n += 1)}`);
+  const fresh = () => {
+    n += 1;
+    return accountKey(`user-${n}`);
+  };
 
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
