@@ -15,6 +15,7 @@ import {
   buildSubscription,
 } from "../../../tests/factories/index.ts";
 import type { Auth } from "../../auth/auth.ts";
+import { enrolDemoTotp } from "./demo-mfa.ts";
 import { withHashMemo } from "../../auth/password.ts";
 import { createCommentsRepo } from "../../modules/comments/comments.repo.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
@@ -163,6 +164,7 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
             metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
           }),
         );
+        if (account.totpSecret) await enrolDemoTotp(db, auth, user.id, account);
       }
       userIds.set(account.username, user.id);
     }
