@@ -1,11 +1,12 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
-import { checkRouteAccess, matchRoute, toAccessContext } from "../../core/index.ts";
+import { checkRouteAccess, hasAnyRole, matchRoute, toAccessContext } from "../../core/index.ts";
 import { userContext } from "./context.ts";
 import { type ShellData, shellData } from "./shell-data.server.ts";
 
 export interface ForbiddenPayload {
   kind: "forbidden";
-  reason: "role" | "tier" | "auth";
+  /** "mfa": the account holds an allowed staff role that unlocks once it enrols a second factor. */
+  reason: "role" | "tier" | "auth" | "mfa";
   path: string;
   requiredTier: string | null;
   /** The shell's data (no loader ran), so the 403 screen renders inside the sidebar layout. */
@@ -16,7 +17,9 @@ export interface ForbiddenPayload {
  * The route guard, run on the server for every document and data request before any loader.
  * It applies core's route rules to the server-built user context:
  * - a visitor on a route that needs sign-in → redirect to /auth/signin?redirect=<origin>;
- * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403.
+ * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403; a staff account whose
+ *   role waits for a second factor (core/staff-mfa.ts) gets the 403 with reason "mfa", whose
+ *   screen leads to enrolment.
  * Unknown paths fall through to the not-found route.
  */
 export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }) => {
@@ -28,9 +31,11 @@ export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, c
   const result = checkRouteAccess(match.route, toAccessContext(user), origin);
   if (result.kind === "signin") throw redirect(result.redirectTo);
   if (result.kind === "forbidden") {
+    const pending = user.mfaPendingRoles ?? [];
+    const waitsForMfa = result.reason === "role" && hasAnyRole(pending, match.route.rolesAllowed ?? []);
     const payload: ForbiddenPayload = {
       kind: "forbidden",
-      reason: result.reason,
+      reason: waitsForMfa ? "mfa" : result.reason,
       path: location.pathname,
       requiredTier: match.route.minTier ?? null,
       shell: shellData(context, location),
