@@ -119,6 +119,21 @@ export async function signInThroughSecondFactor(
   return last;
 }
 
+/**
+ * The next unused TOTP code of a demo staff account on the server at `baseUrl` (waits for the next
+ * time step when every acceptable one was used). For browser tests that type the code.
+ */
+export async function nextDemoTotpCode(baseUrl: string, email: string): Promise<string> {
+  const account = demoAccountByEmail(email);
+  if (!account?.totpSecret) throw new Error(`${email} has no published TOTP secret`);
+  const key = keyOf(baseUrl, email);
+  for (;;) {
+    const step = nextTotpStep(key);
+    if (step !== null) return totpCode(account.totpSecret, step * STEP_MS);
+    await sleep(msUntilNextStep() + 200);
+  }
+}
+
 /** The Cookie header of the session a sign-in response set (expired cookies dropped). */
 export function sessionCookieOf(res: Response): string {
   return mergeCookies("", res);
