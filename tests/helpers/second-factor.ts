@@ -11,7 +11,7 @@
  * next one tried.
  */
 import { demoAccountByEmail } from "../../server/db/seed/accounts.ts";
-import { msUntilNextStep, totpCode } from "./totp.ts";
+import { msUntilNextStep, secretOf, totpCode } from "./totp.ts";
 
 const STEP_MS = 30_000;
 /** Steps used (the last one) and backup codes used, per server URL and account. */
@@ -137,4 +137,31 @@ export async function nextDemoTotpCode(baseUrl: string, email: string): Promise<
 /** The Cookie header of the session a sign-in response set (expired cookies dropped). */
 export function sessionCookieOf(res: Response): string {
   return mergeCookies("", res);
+}
+
+/**
+ * Enrols an authenticator app for the signed-in account (password → secret → a code verified in
+ * this session), as a staff account must before its staff rights apply (decision 012). Returns
+ * the Cookie header of the session after enrolment and the base32 secret.
+ */
+export async function enrolTotp(
+  baseUrl: string,
+  cookie: string,
+  password: string,
+): Promise<{ cookie: string; secret: string }> {
+  const send = (path: string, body: unknown, jar: string) =>
+    fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl, cookie: jar },
+      body: JSON.stringify(body),
+    });
+  const enable = await send("/api/auth/two-factor/enable", { password }, cookie);
+  if (enable.status !== 200) throw new Error(`enabling TOTP failed: ${enable.status} ${await enable.text()}`);
+  let jar = mergeCookies(cookie, enable);
+  const secret = secretOf(((await enable.json()) as { totpURI: string }).totpURI);
+  const verify = await send("/api/auth/two-factor/verify-totp", { code: totpCode(secret) }, jar);
+  if (verify.status !== 200)
+    throw new Error(`verifying TOTP failed: ${verify.status} ${await verify.text()}`);
+  jar = mergeCookies(jar, verify);
+  return { cookie: jar, secret };
 }
