@@ -44,10 +44,13 @@ test.describe("a content manager without a second factor", () => {
     // Sign-in with the password alone works, and leads to the enrolment.
     await page.getByLabel("E-mail, username or phone").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    // The settings page's first security check settles before the next navigation.
+    const checked = page.waitForResponse((r) => r.url().endsWith("/api/account/security-check"));
     await Promise.all([
       page.waitForURL((url) => url.pathname === "/settings" && url.searchParams.has("enrol-mfa")),
       page.getByRole("button", { name: /^sign in$/i }).click(),
     ]);
+    expect((await checked).status()).toBe(200);
     await expect(page.getByText("Staff rights unlock after this step")).toBeVisible();
     await expect(page.getByText(/has the Content Manager role/).first()).toBeVisible();
 
