@@ -1,5 +1,5 @@
-import { DatabaseSync } from "node:sqlite";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { secretOf, totpCode } from "../helpers/totp.ts";
 import { expect, test } from "./fixtures.ts";
 import { latestCodeFor } from "./outbox.ts";

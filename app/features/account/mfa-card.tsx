@@ -4,8 +4,8 @@ import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { callApi, postJson } from "../auth/api.ts";
 import { useAuth } from "../auth/auth-context.tsx";
-import { staffRoleLabel } from "../auth/staff-enrolment.tsx";
 import { Field, PasswordField } from "../auth/fields.tsx";
+import { staffRoleLabel } from "../auth/staff-enrolment.tsx";
 import { Panel } from "./feature-screen.tsx";
 
 interface MfaStatus {

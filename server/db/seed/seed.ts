@@ -15,7 +15,6 @@ import {
   buildSubscription,
 } from "../../../tests/factories/index.ts";
 import type { Auth } from "../../auth/auth.ts";
-import { enrolDemoTotp } from "./demo-mfa.ts";
 import { withHashMemo } from "../../auth/password.ts";
 import { createCommentsRepo } from "../../modules/comments/comments.repo.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
@@ -29,6 +28,7 @@ import { inTransaction } from "../transaction.ts";
 import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
 import { DEMO_COMMENTS } from "./demo/comments.ts";
 import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
+import { enrolDemoTotp } from "./demo-mfa.ts";
 import { seedDemoRepositories } from "./demo-repositories/index.ts";
 
 export interface SeedDeps {
