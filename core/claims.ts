@@ -5,6 +5,7 @@
 import { SHORT_USER_ID_LENGTH } from "./constants.ts";
 import { BUSINESS_GROUP, parseGroups, tierFromGroups } from "./groups.ts";
 import { permissionsFromRoles, type RoutingRole, rolesFromGroups, routingRoles } from "./roles.ts";
+import { pendingStaffRoles } from "./staff-mfa.ts";
 import { type AuthTier, parseTier, type Tier, tierFromAuthTier } from "./tiers.ts";
 
 export type Claims = Record<string, unknown>;
@@ -56,6 +57,11 @@ export interface UserContext {
   session: SessionInfo | null;
   environment: string;
   featureFlags: Record<string, boolean>;
+  /**
+   * Staff roles this account holds but may not use until it enrols a second factor
+   * (core/staff-mfa.ts); they are NOT in `roles`. Absent or empty: nothing is waiting.
+   */
+  mfaPendingRoles?: string[];
 }
 
 /**
@@ -217,6 +223,7 @@ export function buildUserContext(claims: Claims, options: BuildUserContextOption
     session: options.session ?? null,
     environment: options.environment ?? DEFAULT_ENVIRONMENT,
     featureFlags: { ...(options.featureFlags ?? {}) },
+    mfaPendingRoles: pendingStaffRoles(claims),
   };
 }
 

@@ -16,4 +16,5 @@ export * from "./roles.ts";
 export * from "./routes.ts";
 export * from "./session.ts";
 export * from "./sidebar.ts";
+export * from "./staff-mfa.ts";
 export * from "./tiers.ts";

@@ -8,8 +8,13 @@ try {
   const { logger } = running.runtime;
   logger.info({ url: running.url }, `Lumen Hub listening on ${running.url}`);
   if (env.SEED_DEMO === "1") {
-    const lines = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(24)} ${a.description}`).join("\n");
-    process.stdout.write(`\nDemo accounts (password ${DEMO_PASSWORD}):\n${lines}\n\n`);
+    const lines = DEMO_ACCOUNTS.map(
+      (a) =>
+        `  ${a.email.padEnd(24)} ${a.description}${a.totpSecret ? `\n  ${"".padEnd(24)} TOTP secret ${a.totpSecret}, backup codes ${a.key}-backup-1…5` : ""}`,
+    ).join("\n");
+    process.stdout.write(
+      `\nDemo accounts (password ${DEMO_PASSWORD}; staff sign in with a code of their TOTP secret, 6 digits every 30 s):\n${lines}\n\n`,
+    );
   }
   let closing = false;
   const shutdown = (signal: string) => {

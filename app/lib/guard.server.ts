@@ -3,6 +3,7 @@ import {
   checkRouteAccess,
   type ForbiddenReason,
   getRoute,
+  hasAnyRole,
   matchRoute,
   type RouteDefinition,
   toAccessContext,
@@ -12,7 +13,8 @@ import { type ShellData, shellData } from "./shell-data.server.ts";
 
 export interface ForbiddenPayload {
   kind: "forbidden";
-  reason: ForbiddenReason;
+  /** "mfa": the account holds an allowed staff role that unlocks once it enrols a second factor. */
+  reason: ForbiddenReason | "mfa";
   path: string;
   requiredTier: string | null;
   /** The shell's data (no loader ran), so the 403 screen renders inside the sidebar layout. */
@@ -23,7 +25,9 @@ export interface ForbiddenPayload {
  * The route guard, run on the server for every document and data request before any loader.
  * It applies core's route rules to the server-built user context:
  * - a visitor on a route that needs sign-in → redirect to /auth/signin?redirect=<origin>;
- * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403.
+ * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403; a staff account whose
+ *   role waits for a second factor (core/staff-mfa.ts) gets the 403 with reason "mfa", whose
+ *   screen leads to enrolment.
  * Unknown paths fall through to the not-found route.
  */
 export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }) => {
@@ -40,9 +44,11 @@ function enforceRoute(route: RouteDefinition, context: Readonly<RouterContextPro
   const result = checkRouteAccess(route, toAccessContext(user), origin);
   if (result.kind === "signin") throw redirect(result.redirectTo);
   if (result.kind === "forbidden") {
+    const pending = user.mfaPendingRoles ?? [];
+    const waitsForMfa = result.reason === "role" && hasAnyRole(pending, route.rolesAllowed ?? []);
     const payload: ForbiddenPayload = {
       kind: "forbidden",
-      reason: result.reason,
+      reason: waitsForMfa ? "mfa" : result.reason,
       path: location.pathname,
       requiredTier: route.minTier ?? null,
       shell: shellData(context, location),

@@ -689,10 +689,21 @@ export function createAuth(options: AuthOptions) {
               details: { method: "password", secondFactor: factor },
             });
           } else if (subject.enabling) {
+            // Enrolment verified a code in this session (a new one, from Better Auth); sessions
+            // signed in elsewhere with the password alone end, so none of them gains staff
+            // rights from this enrolment (decision 012).
+            const kept = ctx.context.newSession?.session.id;
+            if (kept) {
+              await sec.db
+                .deleteFrom("session")
+                .where("userId", "=", subject.userId)
+                .where("id", "!=", kept)
+                .execute();
+            }
             await sec.audit.record("mfa_enabled", {
               actorId: subject.userId,
               ip,
-              details: { method: "totp" },
+              details: { method: "totp", otherSessionsRevoked: !!kept },
             });
           }
           return;

@@ -13,6 +13,7 @@ import type { DB } from "../db/schema.ts";
 import type { ApiKeyService } from "./api-keys.ts";
 import type { ServiceCredentials } from "./service-credentials.ts";
 import type { SessionGuard } from "./session-guard.ts";
+import { gateStaffClaims } from "./staff-mfa.ts";
 import type { TokenService } from "./tokens.ts";
 import { attributeClaims } from "./user-attributes.ts";
 
@@ -179,7 +180,8 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
     claims["custom:orgName"] = org.name;
     claims["custom:orgRole"] = isOrgAdmin ? "admin" : "member";
   }
-  return claims;
+  // Staff groups reach the claims only with a verified second factor (decision 012).
+  return gateStaffClaims(db, claims);
 }
 
 export interface ResolvedRequest {
@@ -268,7 +270,10 @@ export function createIdentity(deps: IdentityDeps) {
           if (verified.source === "local" && (typeof sub !== "string" || !(await userStillActive(sub)))) {
             return unauthenticated("This token's account is no longer active.");
           }
-          const context = buildUserContext(verified.claims, {
+          // A local token's staff groups count only while the account still has its second factor.
+          const claims =
+            verified.source === "local" ? await gateStaffClaims(deps.db, verified.claims) : verified.claims;
+          const context = buildUserContext(claims, {
             environment: deps.environment,
             featureFlags: deps.featureFlags,
           });

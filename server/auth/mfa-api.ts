@@ -1,5 +1,6 @@
 /**
- * GET /api/account/mfa → {enabled, totp, phoneNumber, phoneNumberVerified, unverifiedPhoneNumber}
+ * GET /api/account/mfa → {enabled, totp, phoneNumber, phoneNumberVerified, unverifiedPhoneNumber,
+ *   pendingStaffRoles}
  * The signed-in user's second-factor status for /settings (no secret, code or token).
  * Enabling, verifying and disabling go through Better Auth's /api/auth/two-factor/* and
  * /api/auth/phone-number/* endpoints (with the rules of auth.ts).
@@ -8,6 +9,7 @@ import type { Context, Hono } from "hono";
 import type { AuthSecurity } from "./auth.ts";
 import { normaliseIp } from "./client-ip.ts";
 import { CLIENT_IP_HEADER } from "./session-guard.ts";
+import { pendingStaffRolesOf } from "./staff-mfa.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -19,6 +21,8 @@ export interface MfaStatus {
   phoneNumberVerified: boolean;
   /** The number given at sign-up, not yet verified by SMS (never used to sign in or for codes). */
   unverifiedPhoneNumber: string | null;
+  /** Staff roles the account holds that unlock once TOTP is enrolled (decision 012); [] when none wait. */
+  pendingStaffRoles: string[];
 }
 
 const truthy = (value: unknown) => value === true || value === 1 || value === "1";
@@ -51,6 +55,7 @@ export function registerMfaApi(app: AnyHono, security: AuthSecurity): void {
       phoneNumber: verifiedPhone,
       phoneNumberVerified: verifiedPhone !== null,
       unverifiedPhoneNumber: verifiedPhone === null ? (user?.unverifiedPhoneNumber ?? null) : null,
+      pendingStaffRoles: await pendingStaffRolesOf(db, result.user.id),
     };
     return c.json(status);
   });

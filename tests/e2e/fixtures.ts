@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
+import { DEMO_PASSWORD, demoAccountByEmail } from "../../server/db/seed/accounts.ts";
+import { nextDemoTotpCode } from "../helpers/second-factor.ts";
 
 /**
  * Every test fails on an unexpected console.error or uncaught page error in the browser.
@@ -47,13 +48,26 @@ export const test = base.extend<{
 
 export { expect };
 
+/**
+ * Signs in through the page. Demo staff accounts answer the second step with the next unused
+ * code of their published TOTP secret (tests/helpers/second-factor.ts).
+ */
 export async function signIn(page: Page, email: string, redirect = "/"): Promise<void> {
   await page.goto(`/auth/signin?redirect=${encodeURIComponent(redirect)}`);
   await page.getByLabel("E-mail, username or phone").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+  const arrived = (url: URL) => url.pathname === redirect.split("?")[0];
+  if (!demoAccountByEmail(email)?.totpSecret) {
+    await Promise.all([page.waitForURL(arrived), page.getByRole("button", { name: /^sign in$/i }).click()]);
+    return;
+  }
+  await page.getByRole("button", { name: /^sign in$/i }).click();
+  const codeField = page.getByLabel("Code from your authenticator app");
+  await codeField.waitFor();
+  await codeField.fill(await nextDemoTotpCode(new URL(page.url()).origin, email));
   await Promise.all([
-    page.waitForURL((url) => url.pathname === redirect.split("?")[0]),
-    page.getByRole("button", { name: /^sign in$/i }).click(),
+    page.waitForURL(arrived),
+    page.getByRole("button", { name: "Verify and sign in" }).click(),
   ]);
 }
 

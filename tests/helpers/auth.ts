@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { readOutbox } from "../../server/mail/mailer.ts";
+import { signInThroughSecondFactor } from "./second-factor.ts";
 
 /** A clock the runtime reads (`createRuntime(env, { now })`); tests move it forward. */
 export class TestClock {
@@ -85,14 +86,14 @@ export async function createConfirmedAccount(baseUrl: string, dataDir: string, p
   return account;
 }
 
-/** Signs in by e-mail; returns the Cookie header. */
+/** Signs in by e-mail (demo staff answer their second factor, see second-factor.ts); returns the Cookie header. */
 export async function signInCookie(
   baseUrl: string,
   email: string,
   password: string,
   headers: Record<string, string> = {},
 ): Promise<string> {
-  const res = await call(baseUrl, "/api/auth/sign-in/email", { email, password }, { headers });
+  const res = await signInThroughSecondFactor(baseUrl, email, password, headers);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return cookiesOf(res);
 }

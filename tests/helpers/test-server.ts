@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { testDialects } from "../../server/db/test-database.ts";
 import { parseEnv } from "../../server/env.ts";
 import { type RunningServer, startServer } from "../../server/server.ts";
+import { sessionCookieOf, signInThroughSecondFactor } from "./second-factor.ts";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -70,15 +71,14 @@ export async function startTestServer(
   };
 }
 
-/** Sign in through the real auth endpoint; returns the Cookie header to send. */
+/**
+ * Sign in through the real auth endpoint; returns the Cookie header to send. Demo staff accounts
+ * answer the second factor with their published TOTP secret (tests/helpers/second-factor.ts).
+ */
 export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: baseUrl },
-    body: JSON.stringify({ email, password }),
-  });
+  const res = await signInThroughSecondFactor(baseUrl, email, password);
   if (!res.ok) throw new Error(`sign-in failed for ${email}: ${res.status} ${await res.text()}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (cookies.length === 0) throw new Error(`sign-in for ${email} set no cookie`);
-  return cookies.join("; ");
+  const cookies = sessionCookieOf(res);
+  if (!cookies.includes("session_token=")) throw new Error(`sign-in for ${email} set no session cookie`);
+  return cookies;
 }

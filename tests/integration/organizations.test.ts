@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { call, createConfirmedAccount, mailsTo, signInCookie, TestClock } from "../helpers/auth.ts";
 import { contextOf, createOrganization, latestInviteToken, userIdOf } from "../helpers/orgs.ts";
+import { enrolTotp } from "../helpers/second-factor.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const DAY = 86_400_000;
@@ -31,8 +32,10 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
       seats: 2,
       adminId: id,
     });
+    // An organisation admin's rights need a second factor (decision 012).
+    const signedIn = await signInCookie(server.url, other.email, other.password);
     otherOrgAdmin = {
-      cookie: await signInCookie(server.url, other.email, other.password),
+      cookie: (await enrolTotp(server.url, signedIn, other.password)).cookie,
       email: other.email,
       id,
     };

@@ -1,9 +1,11 @@
 import { Copy, Download, LoaderCircle, ShieldCheck, Smartphone } from "lucide-react";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { callApi, postJson } from "../auth/api.ts";
+import { useAuth } from "../auth/auth-context.tsx";
 import { Field, PasswordField } from "../auth/fields.tsx";
+import { staffRoleLabel } from "../auth/staff-enrolment.tsx";
 import { Panel } from "./feature-screen.tsx";
 
 interface MfaStatus {
@@ -13,6 +15,8 @@ interface MfaStatus {
   phoneNumberVerified: boolean;
   /** The number given at sign-up, until it is verified here. */
   unverifiedPhoneNumber?: string | null;
+  /** Staff roles that unlock once TOTP is on (decision 012). */
+  pendingStaffRoles?: string[];
 }
 
 type Step =
@@ -81,7 +85,10 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone: () => void })
  * number verified by SMS code makes 'send a code by SMS' a second-factor option at sign-in.
  */
 export function MfaCard() {
+  const { user } = useAuth();
   const [status, setStatus] = useState<MfaStatus | null>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
   const [step, setStep] = useState<Step>({ kind: "idle" });
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
@@ -104,6 +111,19 @@ export function MfaCard() {
   useEffect(() => {
     void load();
   }, [load]);
+
+  // Led here to enrol (after a staff sign-in, or from a staff page): show the card, ready to type.
+  useEffect(() => {
+    if (!new URLSearchParams(window.location.search).has("enrol-mfa")) return;
+    cardRef.current?.scrollIntoView({ block: "start" });
+    passwordRef.current?.focus();
+  }, []);
+
+  const pendingRoles = status?.pendingStaffRoles ?? user.mfaPendingRoles ?? [];
+  /** Staff rights in use now (they would wait again if TOTP were turned off). */
+  const activeStaff = user.roles.some((r) => r !== "User");
+  /** Reload so the page, sidebar and rights follow the new second-factor state. */
+  const reloadWithRights = () => window.location.assign("/settings");
 
   async function run<T>(path: string, body: unknown): Promise<T | null> {
     setPending(true);
@@ -152,6 +172,7 @@ export function MfaCard() {
     const data = await run("/api/auth/two-factor/disable", { password });
     if (data === null) return;
     setPassword("");
+    if (activeStaff) return reloadWithRights();
     await load();
   }
 
@@ -186,155 +207,169 @@ export function MfaCard() {
 
   const on = status?.enabled ?? false;
   return (
-    <Panel
-      title="Two-factor authentication"
-      action={
-        <span
-          data-testid="mfa-status"
-          className={on ? "text-xs font-semibold text-ok-text" : "text-xs font-semibold text-ink-muted"}
-        >
-          {status ? (on ? "On" : "Off") : "…"}
-        </span>
-      }
-    >
-      <div className="space-y-4">
-        <div aria-live="polite">{error ? <Notice tone="danger" role="alert" title={error} /> : null}</div>
-        {step.kind === "codes" ? (
-          <BackupCodes
-            codes={step.backupCodes}
-            onDone={() => {
-              setStep({ kind: "idle" });
-              void load();
-            }}
-          />
-        ) : step.kind === "scan" ? (
-          <form onSubmit={verify} noValidate className="space-y-3">
-            <p className="text-sm text-ink-muted">
-              Scan this QR code with your authenticator app, or type the key, then enter the code it shows.
-            </p>
-            <div
-              role="img"
-              aria-label="QR code for your authenticator app"
-              className="size-44 rounded bg-white p-1"
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG generated here by the qrcode package
-              dangerouslySetInnerHTML={{ __html: step.svg }}
+    <div id="mfa" ref={cardRef} className="scroll-mt-6">
+      <Panel
+        title="Two-factor authentication"
+        action={
+          <span
+            data-testid="mfa-status"
+            className={on ? "text-xs font-semibold text-ok-text" : "text-xs font-semibold text-ink-muted"}
+          >
+            {status ? (on ? "On" : "Off") : "…"}
+          </span>
+        }
+      >
+        <div className="space-y-4">
+          {pendingRoles.length > 0 && !on ? (
+            <Notice tone="warn" title="Staff rights unlock after this step">
+              <p>
+                Your account has the {staffRoleLabel(pendingRoles)} role. Staff rights need two-factor
+                authentication: set up an authenticator app here and they apply at once.
+              </p>
+            </Notice>
+          ) : null}
+          <div aria-live="polite">{error ? <Notice tone="danger" role="alert" title={error} /> : null}</div>
+          {step.kind === "codes" ? (
+            <BackupCodes
+              codes={step.backupCodes}
+              onDone={() => {
+                setStep({ kind: "idle" });
+                if (pendingRoles.length > 0) return reloadWithRights();
+                void load();
+              }}
             />
-            <p className="text-sm">
-              Key:{" "}
-              <code data-testid="mfa-secret" className="font-mono break-all">
-                {step.secret}
-              </code>
-            </p>
-            <Field
-              label="Code from the app"
-              name="code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              maxLength={6}
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
-              disabled={pending}
-            />
-            <div className="flex gap-2">
-              <Button type="submit" disabled={pending}>
-                {pending ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : null}
-                Verify and turn on
-              </Button>
-              <Button type="button" variant="ghost" onClick={() => setStep({ kind: "idle" })}>
-                Cancel
-              </Button>
-            </div>
-          </form>
-        ) : (
-          <form onSubmit={on ? disable : enable} noValidate className="space-y-3">
-            <p className="text-sm text-ink-muted">
-              {on
-                ? "Sign-in asks for a code from your authenticator app (or a backup code, or an SMS code)."
-                : "Protect your account with a code from an authenticator app at every sign-in."}
-            </p>
-            <PasswordField
-              label="Password"
-              name="mfa-password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              disabled={pending}
-            />
-            <div className="flex flex-wrap gap-2">
-              <Button type="submit" variant={on ? "danger" : "primary"} disabled={pending}>
-                <ShieldCheck aria-hidden="true" className="size-4" />
-                {on ? "Turn off" : "Set up authenticator app"}
-              </Button>
-              {on ? (
-                <Button
-                  type="button"
-                  variant="secondary"
-                  disabled={pending}
-                  onClick={() => void regenerate()}
-                >
-                  New backup codes
-                </Button>
-              ) : null}
-            </div>
-          </form>
-        )}
-        <div className="border-t border-line pt-4">
-          <h3 className="mb-2 flex items-center gap-1.5 text-sm font-semibold text-ink">
-            <Smartphone aria-hidden="true" className="size-4" /> Phone number for SMS codes
-          </h3>
-          {status?.phoneNumberVerified ? (
-            <p className="text-sm text-ink-muted">
-              Verified: <span className="font-mono text-ink">{status.phoneNumber}</span>. At sign-in you can
-              ask for a code by SMS.
-            </p>
-          ) : (
-            <form onSubmit={verifyPhone} noValidate className="space-y-3">
-              {status?.unverifiedPhoneNumber ? (
-                <p data-testid="phone-unverified" className="text-sm text-ink-muted">
-                  <span className="font-mono text-ink">{status.unverifiedPhoneNumber}</span> (given at
-                  sign-up) is not verified: it cannot be used to sign in or to receive codes until you verify
-                  it by SMS.
-                </p>
-              ) : null}
-              <div aria-live="polite">
-                {phoneError ? <Notice tone="danger" role="alert" title={phoneError} /> : null}
-              </div>
-              <Field
-                label="Phone number"
-                name="phone"
-                type="tel"
-                autoComplete="tel"
-                hint="International format, e.g. +14155550123"
-                value={phone}
-                onChange={(e) => setPhone(e.target.value)}
-                disabled={phoneSent}
+          ) : step.kind === "scan" ? (
+            <form onSubmit={verify} noValidate className="space-y-3">
+              <p className="text-sm text-ink-muted">
+                Scan this QR code with your authenticator app, or type the key, then enter the code it shows.
+              </p>
+              <div
+                role="img"
+                aria-label="QR code for your authenticator app"
+                className="size-44 rounded bg-white p-1"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: an SVG generated here by the qrcode package
+                dangerouslySetInnerHTML={{ __html: step.svg }}
               />
-              {phoneSent ? (
-                <Field
-                  label="Code from the SMS"
-                  name="phone-code"
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  maxLength={6}
-                  value={phoneCode}
-                  onChange={(e) => setPhoneCode(e.target.value.replace(/\D/g, ""))}
-                />
-              ) : null}
+              <p className="text-sm">
+                Key:{" "}
+                <code data-testid="mfa-secret" className="font-mono break-all">
+                  {step.secret}
+                </code>
+              </p>
+              <Field
+                label="Code from the app"
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
+                disabled={pending}
+              />
               <div className="flex gap-2">
-                {phoneSent ? (
-                  <Button type="submit" size="sm">
-                    Verify phone number
+                <Button type="submit" disabled={pending}>
+                  {pending ? <LoaderCircle aria-hidden="true" className="spin size-4" /> : null}
+                  Verify and turn on
+                </Button>
+                <Button type="button" variant="ghost" onClick={() => setStep({ kind: "idle" })}>
+                  Cancel
+                </Button>
+              </div>
+            </form>
+          ) : (
+            <form onSubmit={on ? disable : enable} noValidate className="space-y-3">
+              <p className="text-sm text-ink-muted">
+                {on
+                  ? activeStaff
+                    ? "Sign-in asks for a code from your authenticator app (or a backup code, or an SMS code). Turning it off pauses your staff rights until you set it up again."
+                    : "Sign-in asks for a code from your authenticator app (or a backup code, or an SMS code)."
+                  : "Protect your account with a code from an authenticator app at every sign-in."}
+              </p>
+              <PasswordField
+                label="Password"
+                name="mfa-password"
+                inputRef={passwordRef}
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                disabled={pending}
+              />
+              <div className="flex flex-wrap gap-2">
+                <Button type="submit" variant={on ? "danger" : "primary"} disabled={pending}>
+                  <ShieldCheck aria-hidden="true" className="size-4" />
+                  {on ? "Turn off" : "Set up authenticator app"}
+                </Button>
+                {on ? (
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    disabled={pending}
+                    onClick={() => void regenerate()}
+                  >
+                    New backup codes
                   </Button>
-                ) : (
-                  <Button type="button" size="sm" variant="secondary" onClick={() => void sendPhoneCode()}>
-                    Send code by SMS
-                  </Button>
-                )}
+                ) : null}
               </div>
             </form>
           )}
+          <div className="border-t border-line pt-4">
+            <h3 className="mb-2 flex items-center gap-1.5 text-sm font-semibold text-ink">
+              <Smartphone aria-hidden="true" className="size-4" /> Phone number for SMS codes
+            </h3>
+            {status?.phoneNumberVerified ? (
+              <p className="text-sm text-ink-muted">
+                Verified: <span className="font-mono text-ink">{status.phoneNumber}</span>. At sign-in you can
+                ask for a code by SMS.
+              </p>
+            ) : (
+              <form onSubmit={verifyPhone} noValidate className="space-y-3">
+                {status?.unverifiedPhoneNumber ? (
+                  <p data-testid="phone-unverified" className="text-sm text-ink-muted">
+                    <span className="font-mono text-ink">{status.unverifiedPhoneNumber}</span> (given at
+                    sign-up) is not verified: it cannot be used to sign in or to receive codes until you
+                    verify it by SMS.
+                  </p>
+                ) : null}
+                <div aria-live="polite">
+                  {phoneError ? <Notice tone="danger" role="alert" title={phoneError} /> : null}
+                </div>
+                <Field
+                  label="Phone number"
+                  name="phone"
+                  type="tel"
+                  autoComplete="tel"
+                  hint="International format, e.g. +14155550123"
+                  value={phone}
+                  onChange={(e) => setPhone(e.target.value)}
+                  disabled={phoneSent}
+                />
+                {phoneSent ? (
+                  <Field
+                    label="Code from the SMS"
+                    name="phone-code"
+                    autoComplete="one-time-code"
+                    inputMode="numeric"
+                    maxLength={6}
+                    value={phoneCode}
+                    onChange={(e) => setPhoneCode(e.target.value.replace(/\D/g, ""))}
+                  />
+                ) : null}
+                <div className="flex gap-2">
+                  {phoneSent ? (
+                    <Button type="submit" size="sm">
+                      Verify phone number
+                    </Button>
+                  ) : (
+                    <Button type="button" size="sm" variant="secondary" onClick={() => void sendPhoneCode()}>
+                      Send code by SMS
+                    </Button>
+                  )}
+                </div>
+              </form>
+            )}
+          </div>
         </div>
-      </div>
-    </Panel>
+      </Panel>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { KeyRound, LoaderCircle, LogIn } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { LOCKOUT_MESSAGE, safeRedirectTarget } from "../../../core/index.ts";
+import { LOCKOUT_MESSAGE } from "../../../core/index.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { formatCountdown } from "./api.ts";
@@ -9,6 +9,7 @@ import { Field, PasswordField } from "./fields.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
 import { type SecondFactorChallenge, SecondFactorForm, signInFirstStep } from "./second-factor-form.tsx";
 import { clientBlockedUntil } from "./sign-in-client.ts";
+import { afterSignInTarget } from "./staff-enrolment.tsx";
 import { useCountdown } from "./use-countdown.ts";
 
 export function confirmPath(email: string | null, redirectTo: string): string {
@@ -90,7 +91,8 @@ export function SignInForm({
         setChallenge(result.challenge);
         return;
       }
-      window.location.assign(safeRedirectTarget(redirectTo));
+      // A staff account without a second factor is led to enrolment (decision 012).
+      window.location.assign(await afterSignInTarget(redirectTo));
       return;
     }
     setPending(false);

@@ -1,7 +1,12 @@
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ApplicationErrorScreen, errorMessage, GenericErrorScreen } from "./error-screens.tsx";
+import {
+  ApplicationErrorScreen,
+  errorMessage,
+  ForbiddenScreen,
+  GenericErrorScreen,
+} from "./error-screens.tsx";
 
 const text = (html: string) =>
   html
@@ -53,5 +58,29 @@ describe("error screens (spec §2 Other UI)", () => {
     expect(html).toContain("Application Error");
     expect(html).toContain("Something went wrong: Shell failed");
     expect(html).toContain("Show Test Component");
+  });
+
+  it("a staff page whose role waits for a second factor leads to enrolment instead of a bare 403", () => {
+    const html = renderToString(
+      <MemoryRouter>
+        <ForbiddenScreen
+          payload={{ kind: "forbidden", reason: "mfa", path: "/admin/users", requiredTier: null }}
+        />
+      </MemoryRouter>,
+    );
+    expect(text(html)).toContain("Set up two-factor authentication first");
+    expect(text(html)).toContain("This page needs the Admin or Super Admin role");
+    expect(html).toContain('href="/settings?enrol-mfa=1"');
+    const plain = text(
+      renderToString(
+        <MemoryRouter>
+          <ForbiddenScreen
+            payload={{ kind: "forbidden", reason: "role", path: "/admin/users", requiredTier: null }}
+          />
+        </MemoryRouter>,
+      ),
+    );
+    expect(plain).toContain("Access denied");
+    expect(plain).not.toContain("two-factor");
   });
 });

@@ -1,7 +1,23 @@
-import { Ban, Bug, FlaskConical, House, RefreshCw, RotateCcw, SearchX, TriangleAlert } from "lucide-react";
+import {
+  Ban,
+  Bug,
+  FlaskConical,
+  House,
+  RefreshCw,
+  RotateCcw,
+  SearchX,
+  ShieldCheck,
+  TriangleAlert,
+} from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
-import { ADMIN_SCOPE_HOLDERS, type AdminScope, matchRoute, type RoutingRole } from "../../../core/index.ts";
+import {
+  ADMIN_SCOPE_HOLDERS,
+  type AdminScope,
+  ENROL_MFA_PATH,
+  matchRoute,
+  type RoutingRole,
+} from "../../../core/index.ts";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import type { ForbiddenPayload } from "../../lib/guard.server.ts";
 
@@ -54,7 +70,40 @@ export function describeForbidden(payload: ForbiddenPayload | null): {
   return { requirement: null, tier: payload.requiredTier };
 }
 
+/** The route's staff role names, for the enrolment screen ("Admin", "Content Manager or Admin"). */
+function staffRoleNames(path: string): string {
+  const roles = (matchRoute(path)?.route.rolesAllowed ?? []).map((r) => ROLE_NAMES[r] ?? r);
+  return roles.length ? listOr(roles) : "staff";
+}
+
+/** A staff page for an account whose staff role waits for a second factor: lead to enrolment. */
+export function EnrolMfaScreen({ path }: { path: string }) {
+  return (
+    <Centered icon={<ShieldCheck aria-hidden="true" className="size-6" />}>
+      <p className="text-sm font-semibold text-danger-text">403</p>
+      <h1 className="mt-1 text-2xl font-semibold tracking-tight text-ink sm:text-3xl">
+        Set up two-factor authentication first
+      </h1>
+      <p className="mt-3 text-ink-muted">
+        This page needs the {staffRoleNames(path)} role. Your account has it, but staff rights unlock only
+        after you set up an authenticator app for two-factor sign-in. It takes a minute.
+      </p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <a href={ENROL_MFA_PATH} className={buttonClass("primary")}>
+          <ShieldCheck aria-hidden="true" className="size-4" />
+          Set up two-factor authentication
+        </a>
+        <Link to="/" className={buttonClass("secondary")}>
+          <House aria-hidden="true" className="size-4" />
+          Go home
+        </Link>
+      </div>
+    </Centered>
+  );
+}
+
 export function ForbiddenScreen({ payload }: { payload: ForbiddenPayload | null }) {
+  if (payload?.reason === "mfa") return <EnrolMfaScreen path={payload.path} />;
   const { requirement, tier, scope } = describeForbidden(payload);
   return (
     <Centered icon={<Ban aria-hidden="true" className="size-6" />}>

@@ -3,6 +3,7 @@ import { useLocation } from "react-router";
 import type { PublicConfig } from "../../../server/services.ts";
 import { AuthProvider, type ClientUser, useAuth } from "../auth/auth-context.tsx";
 import { AuthSecurityMonitor } from "../auth/security-monitor.tsx";
+import { StaffMfaNotice } from "../auth/staff-enrolment.tsx";
 import { AppErrorBoundary, RouteErrorBoundary } from "../errors/boundaries.tsx";
 import { AppToaster } from "./app-toaster.tsx";
 import { BrandMark } from "./brand.tsx";
@@ -57,6 +58,7 @@ function ShellBody({ config, debug, children }: Omit<AppShellProps, "user">) {
                 <DebugPanel featureFlags={config.featureFlags} />
               </Suspense>
             ) : null}
+            {isAuthenticated ? <StaffMfaNotice /> : null}
             <RouteErrorBoundary resetKey={location.key}>{children}</RouteErrorBoundary>
           </div>
         </main>

@@ -15,6 +15,18 @@ export interface DemoAccount {
   groups: string[];
   subscriptionTier: DemoTier;
   description: string;
+  /**
+   * Staff accounts only: the published TOTP secret (base32) enrolled at seed, so the demo works
+   * with any authenticator app (staff rights need a second factor, decision 012). Demo data only.
+   */
+  totpSecret?: string;
+  /** Staff accounts only: published single-use backup codes enrolled with the secret. */
+  backupCodes?: string[];
+}
+
+/** The published backup codes of a demo staff account: `<key>-backup-1` … `<key>-backup-5`. */
+export function demoBackupCodes(key: string): string[] {
+  return [1, 2, 3, 4, 5].map((n) => `${key}-backup-${n}`);
 }
 
 export const DEMO_ORGANIZATION = { slug: "acme", name: "Acme Learning Co." } as const;
@@ -69,6 +81,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     groups: [`org-${DEMO_ORGANIZATION.slug}`, `org-${DEMO_ORGANIZATION.slug}-admin`, "Business"],
     subscriptionTier: "business",
     description: `Business account, admin of ${DEMO_ORGANIZATION.name}`,
+    totpSecret: "LUMENBUSINESS222",
+    backupCodes: demoBackupCodes("business"),
   },
   {
     key: "manager",
@@ -79,6 +93,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     groups: ["individual-pro", "ContentManager"],
     subscriptionTier: "pro",
     description: "Content manager (Pro plan)",
+    totpSecret: "LUMENMANAGER2222",
+    backupCodes: demoBackupCodes("manager"),
   },
   {
     key: "admin",
@@ -89,6 +105,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     groups: ["app-admin"],
     subscriptionTier: "enterprise",
     description: "Administrator (app-admin)",
+    totpSecret: "LUMENADMIN222222",
+    backupCodes: demoBackupCodes("admin"),
   },
   {
     key: "owner",
@@ -99,5 +117,13 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     groups: ["app-owner"],
     subscriptionTier: "enterprise",
     description: "Super administrator (app-owner)",
+    totpSecret: "LUMENOWNER222222",
+    backupCodes: demoBackupCodes("owner"),
   },
 ];
+
+/** The demo account with this e-mail address (case-insensitive), if any. */
+export function demoAccountByEmail(email: string): DemoAccount | undefined {
+  const e = email.trim().toLowerCase();
+  return DEMO_ACCOUNTS.find((a) => a.email === e);
+}

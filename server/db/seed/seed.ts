@@ -28,6 +28,7 @@ import { inTransaction } from "../transaction.ts";
 import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
 import { DEMO_COMMENTS } from "./demo/comments.ts";
 import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
+import { enrolDemoTotp } from "./demo-mfa.ts";
 import { seedDemoRepositories } from "./demo-repositories/index.ts";
 
 export interface SeedDeps {
@@ -163,6 +164,7 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
             metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
           }),
         );
+        if (account.totpSecret) await enrolDemoTotp(db, auth, user.id, account);
       }
       userIds.set(account.username, user.id);
     }
