@@ -47,6 +47,24 @@ export function cookiesOf(res: Response): string {
     .join("; ");
 }
 
+/** Merges the cookies a response sets into a Cookie header (expired ones removed). */
+export function withCookies(previous: string, res: Response): string {
+  const jar = new Map(
+    previous
+      .split(";")
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => [p.slice(0, p.indexOf("=")), p] as const),
+  );
+  for (const set of res.headers.getSetCookie()) {
+    const pair = set.split(";")[0]!;
+    const name = pair.slice(0, pair.indexOf("="));
+    if (/max-age=0/i.test(set)) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join("; ");
+}
+
 /** The newest 6-digit code mailed to `to`, or null. */
 export async function latestCode(dataDir: string, to: string): Promise<string | null> {
   const mails = await readOutbox(path.join(dataDir, "outbox"));

@@ -8,7 +8,14 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { LOCKOUT_MESSAGE } from "../../core/index.ts";
 import { readOutbox } from "../../server/mail/mailer.ts";
-import { call, cookiesOf, createConfirmedAccount, signInCookie, TestClock } from "../helpers/auth.ts";
+import {
+  call,
+  cookiesOf,
+  createConfirmedAccount,
+  signInCookie,
+  TestClock,
+  withCookies,
+} from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { secretOf, totpCode } from "../helpers/totp.ts";
 
@@ -28,24 +35,6 @@ async function latestSms(dataDir: string, phone: string): Promise<string | null>
 function wrongCode(secret: string): string {
   const near = [-1, 0, 1].map((i) => totpCode(secret, Date.now() + i * STEP_MS));
   return ["000000", "111111", "222222"].find((c) => !near.includes(c))!;
-}
-
-/** Merges the cookies a response sets into a Cookie header. */
-function withCookies(previous: string, res: Response): string {
-  const jar = new Map(
-    previous
-      .split(";")
-      .map((p) => p.trim())
-      .filter(Boolean)
-      .map((p) => [p.slice(0, p.indexOf("=")), p] as const),
-  );
-  for (const set of res.headers.getSetCookie()) {
-    const pair = set.split(";")[0]!;
-    const name = pair.slice(0, pair.indexOf("="));
-    if (/max-age=0/i.test(set)) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
 }
 
 describe.each(DIALECTS)("MFA (%s)", (dialect) => {

@@ -8,30 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
-import { call, cookiesOf, createConfirmedAccount, signInCookie } from "../helpers/auth.ts";
+import { call, cookiesOf, createConfirmedAccount, signInCookie, withCookies } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { secretOf, totpCode } from "../helpers/totp.ts";
 
 const CREATE_CATEGORY =
   "mutation ($input: CreateContentCategoryInput!) { createContentCategory(input: $input) { id slug } }";
-
-/** Merges the cookies a response sets into a Cookie header. */
-function withCookies(previous: string, res: Response): string {
-  const jar = new Map(
-    previous
-      .split(";")
-      .map((p) => p.trim())
-      .filter(Boolean)
-      .map((p) => [p.slice(0, p.indexOf("=")), p] as const),
-  );
-  for (const set of res.headers.getSetCookie()) {
-    const pair = set.split(";")[0]!;
-    const name = pair.slice(0, pair.indexOf("="));
-    if (/max-age=0/i.test(set)) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
-}
 
 describe.each(DIALECTS)("staff rights need a second factor (%s)", (dialect) => {
   let server: TestServer;
