@@ -142,17 +142,18 @@ describe.each(DIALECTS)("staff rights need a second factor (%s)", (dialect) => {
     cookie = withCookies(cookie, verify);
 
     expect(await adminChannels(cookie, await idToken(cookie))).toEqual(ALLOWED);
-    // A token issued during the grace sign-in never carries the rights.
+    // A token issued during the grace sign-in never carries the rights: enrolling replaced the
+    // session it was minted from, and a token ends with its sign-in (decision 013).
     const stale = await gql(
       CREATE_CATEGORY,
       { input: { slug: `grace-${dialect}-${n}`, label: "X" } },
       { authorization: `Bearer ${graceToken}` },
     );
-    expect(stale.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(stale.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     // The password-only session on the other device ended.
     expect((await page("/api/account/security-check", elsewhere)).status).toBe(401);
 
-    // Turning TOTP off: the rights go, in this session and for tokens issued while enrolled.
+    // Turning TOTP off: the rights go, in this session and for tokens.
     const enrolledToken = await idToken(cookie);
     const disable = await call(
       server.url,
@@ -162,7 +163,13 @@ describe.each(DIALECTS)("staff rights need a second factor (%s)", (dialect) => {
     );
     expect(disable.status).toBe(200);
     cookie = withCookies(cookie, disable);
-    expect(await adminChannels(cookie, enrolledToken)).toEqual(DENIED);
+    // Turning it off replaced the session, so the token minted while enrolled ended with it
+    // (decision 013); a token minted now is a plain user's.
+    expect(await adminChannels(cookie, enrolledToken)).toEqual({
+      ...DENIED,
+      graphqlBearer: "UNAUTHENTICATED",
+    });
+    expect(await adminChannels(cookie, await idToken(cookie))).toEqual(DENIED);
   });
 
   it("a content manager and an organisation admin without TOTP lose their staff rights, not their plan or membership", async () => {
