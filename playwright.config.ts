@@ -24,6 +24,10 @@ export default defineConfig({
         "--no-first-run",
         "--disable-sync",
         "--disable-quic",
+        // The browser's own Accept-Language, as Playwright's locale emulation sends it: requests the
+        // browser process makes itself (keepalive fetches during navigation) skip the emulation,
+        // and the session guard binds a session to user agent and language.
+        "--accept-lang=en-US",
       ],
     },
   },
