@@ -207,7 +207,7 @@ export function MfaCard() {
 
   const on = status?.enabled ?? false;
   return (
-    <div id="mfa" ref={cardRef} className="scroll-mt-6">
+    <div id="mfa" ref={cardRef} className="scroll-mt-20 lg:scroll-mt-6">
       <Panel
         title="Two-factor authentication"
         action={
