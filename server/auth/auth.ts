@@ -100,6 +100,16 @@ const FRESH_PATHS = new Set([
   "/phone-number/send-otp",
   "/phone-number/verify",
 ]);
+/**
+ * Settings changes that check the current password: a wrong one counts toward the account's
+ * lockout like a wrong sign-in (reserved before the check, kept only when the password was wrong).
+ */
+const CURRENT_PASSWORD_PATHS = new Set([
+  "/change-password",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/two-factor/generate-backup-codes",
+]);
 /** What a second-factor request is about: the pending sign-in's user, or the signed-in user. */
 type SecondFactorSubject = {
   userId: string;
@@ -234,6 +244,15 @@ export function createAuth(options: AuthOptions) {
   const signUpPhones = new WeakMap<Headers, string>();
   /** Requests whose SMS could not be sent (Better Auth swallows two-factor send errors). */
   const smsFailures = new WeakSet<Headers>();
+  /** Per-request current-password check of a settings change, from the before hook to the after hook. */
+  const passwordChecks = new WeakMap<Headers, { userId: string; reserved: readonly ThrottleKey[] }>();
+  /** Reserves a current-password attempt for a settings change (throws the lockout answer when locked). */
+  async function reservePasswordCheck(userId: string, headers: Headers) {
+    if (!sec) return;
+    const reservation = await sec.throttle.reserve([accountKey(userId), addressKey(ipOf(headers) ?? "unknown")]);
+    if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterS);
+    passwordChecks.set(headers, { userId, reserved: reservation.keys });
+  }
   /** Per-request sign-in attempt, from the before hook to the after hook. */
   const signInAttempts = new WeakMap<Headers, SignInAttempt>();
 
@@ -549,8 +568,12 @@ export function createAuth(options: AuthOptions) {
               message: "For your security, sign in again (within the last 15 minutes) before changing this.",
             });
           }
+          if (path === "/change-password") await enforcePasswordPolicy(path, body);
+          // Last, so nothing after it can throw and leave the attempt reserved.
+          if (current && ctx.headers && CURRENT_PASSWORD_PATHS.has(path)) {
+            await reservePasswordCheck(current.user.id, ctx.headers);
+          }
           if (path === "/change-password") {
-            await enforcePasswordPolicy(path, body);
             return { context: { body: { ...body, revokeOtherSessions: true } } };
           }
           if (path === "/two-factor/enable") {
@@ -611,6 +634,23 @@ export function createAuth(options: AuthOptions) {
         const returned = ctx.context.returned;
         const failed = returned instanceof APIError;
         const ip = ipOf(ctx.headers);
+        const check = ctx.headers ? passwordChecks.get(ctx.headers) : undefined;
+        if (check) {
+          const wrongPassword = failed && bodyOf(returned.body).code === "INVALID_PASSWORD";
+          if (wrongPassword) {
+            const lockedNow = await sec.throttle.fail(check.reserved);
+            await sec.audit.record("password_check_failure", { actorId: check.userId, ip, details: { path } });
+            if (lockedNow.length) {
+              await sec.audit.record("lockout", {
+                actorId: check.userId,
+                ip,
+                details: { scope: lockedNow.map((k) => k.split(":")[0]!).join(","), during: path },
+              });
+            }
+          } else {
+            await sec.throttle.release(check.reserved);
+          }
+        }
         if (SIGN_IN_PATHS.has(path)) {
           const attempt = ctx.headers ? signInAttempts.get(ctx.headers) : undefined;
           if (!attempt) return;

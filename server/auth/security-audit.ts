@@ -12,6 +12,7 @@ export type SecurityAction =
   | "sign_up"
   | "sign_in"
   | "sign_in_failure"
+  | "password_check_failure"
   | "lockout"
   | "sign_out"
   | "password_change"

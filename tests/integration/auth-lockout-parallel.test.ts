@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCKOUT_MESSAGE, LOGIN_MAX_ATTEMPTS } from "../../core/index.ts";
 import { HASH_CONCURRENCY, hashLimiter } from "../../server/auth/hash-limiter.ts";
 import { ADDRESS_MAX_ATTEMPTS } from "../../server/auth/throttle.ts";
-import { call, createConfirmedAccount, TestClock } from "../helpers/auth.ts";
+import { call, createConfirmedAccount, signInCookie, TestClock } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 type Attempt = { status: number; body: { code?: string; message?: string } | null };
@@ -108,6 +108,47 @@ describe.each(DIALECTS)("parallel sign-ins and the lockout (%s)", (dialect) => {
     expect((await attempt(server.url, account.email, account.password, address)).status).toBe(429);
     // Another address is not affected.
     expect((await attempt(server.url, account.email, account.password, "198.51.100.12")).status).toBe(200);
+  }, 180_000);
+
+  it("wrong current passwords in settings count toward the lockout too, also sent in parallel", async () => {
+    const account = await createConfirmedAccount(server.url, server.dataDir, "settings");
+    const address = { "x-forwarded-for": "203.0.113.40" };
+    const cookie = await signInCookie(server.url, account.email, account.password, address);
+    const settings = (path: string, body: unknown) =>
+      call(server.url, path, body, { cookie, headers: address }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json().catch(() => null)) as Attempt["body"],
+      }));
+    // The right current password is not counted (its attempt is given back).
+    const right = await settings("/api/auth/two-factor/enable", { password: account.password });
+    expect(right.status).toBe(200);
+    // Two wrong ones to enable two-factor, then eight wrong password changes at once.
+    for (let i = 0; i < 2; i++) {
+      const wrong = await settings("/api/auth/two-factor/enable", { password: `Wrong-${i}-Passw0rd!` });
+      expect(wrong).toMatchObject({ status: 400, body: { code: "INVALID_PASSWORD" } });
+    }
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        settings("/api/auth/change-password", {
+          currentPassword: `Wrong-${i}-Passw0rd!`,
+          newPassword: "Another-Str0ng-Passw0rd!",
+        }),
+      ),
+    );
+    // Only LOGIN_MAX_ATTEMPTS wrong passwords are ever checked; the rest are refused unchecked.
+    expect(burst.filter((r) => r.status === 400)).toHaveLength(LOGIN_MAX_ATTEMPTS - 2);
+    expect(count(burst, 429)).toBe(8 - (LOGIN_MAX_ATTEMPTS - 2));
+    expectRefusedAsLocked(burst);
+    // The account is locked for sign-in as for settings, even with the right password.
+    expect((await attempt(server.url, account.email, account.password, "198.51.100.40")).status).toBe(429);
+    expect(
+      (
+        await settings("/api/auth/change-password", {
+          currentPassword: account.password,
+          newPassword: "Another-Str0ng-Passw0rd!",
+        })
+      ).status,
+    ).toBe(429);
   }, 180_000);
 
   it("30 parallel sign-ins: password hashes stay within the bound and /api/health answers meanwhile", async () => {
