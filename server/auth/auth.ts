@@ -249,7 +249,10 @@ export function createAuth(options: AuthOptions) {
   /** Reserves a current-password attempt for a settings change (throws the lockout answer when locked). */
   async function reservePasswordCheck(userId: string, headers: Headers) {
     if (!sec) return;
-    const reservation = await sec.throttle.reserve([accountKey(userId), addressKey(ipOf(headers) ?? "unknown")]);
+    const reservation = await sec.throttle.reserve([
+      accountKey(userId),
+      addressKey(ipOf(headers) ?? "unknown"),
+    ]);
     if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterS);
     passwordChecks.set(headers, { userId, reserved: reservation.keys });
   }
@@ -639,7 +642,11 @@ export function createAuth(options: AuthOptions) {
           const wrongPassword = failed && bodyOf(returned.body).code === "INVALID_PASSWORD";
           if (wrongPassword) {
             const lockedNow = await sec.throttle.fail(check.reserved);
-            await sec.audit.record("password_check_failure", { actorId: check.userId, ip, details: { path } });
+            await sec.audit.record("password_check_failure", {
+              actorId: check.userId,
+              ip,
+              details: { path },
+            });
             if (lockedNow.length) {
               await sec.audit.record("lockout", {
                 actorId: check.userId,
