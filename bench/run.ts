@@ -32,6 +32,14 @@ const serverEnv = {
   DATA_DIR: dataDir,
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
+  // One client address drives every target: the API rate limits (decision 014) still count every
+  // request here, but are raised so they measure the limiter's cost instead of refusing.
+  RATE_LIMIT_READS_PER_USER: "1000000",
+  RATE_LIMIT_READS_PER_ADDRESS: "1000000",
+  RATE_LIMIT_WRITES_PER_USER: "1000000",
+  RATE_LIMIT_WRITES_PER_ADDRESS: "1000000",
+  RATE_LIMIT_GRAPHQL_COST_PER_USER: "1000000",
+  RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS: "1000000",
 };
 // First start: migrate and seed the demo data (not part of the cold-start figure).
 const seeding = spawn(process.execPath, ["scripts/seed.ts"], { cwd: root, env: serverEnv, stdio: "ignore" });
