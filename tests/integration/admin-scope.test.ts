@@ -7,24 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUserContext, toAccessContext, visitorContext } from "../../core/index.ts";
+import { PERSONA_NAMES, type PersonaName } from "../../core/test-personas.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
 import { outcome } from "../factories/actors.ts";
 import { call } from "../helpers/auth.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
-const PERSONAS = [
-  "visitor",
-  "free",
-  "basic",
-  "pro",
-  "enterprise",
-  "business",
-  "manager",
-  "admin",
-  "owner",
-] as const;
-type Persona = (typeof PERSONAS)[number];
+const PERSONAS = PERSONA_NAMES;
+type Persona = PersonaName;
 
 /** The ContentManager-only demo item (its body is for content managers, whatever the plan). */
 const MANAGER_ONLY = DEMO_CONTENT.find((c) => c.rolesRequired?.includes("ContentManager"))!;

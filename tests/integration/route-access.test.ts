@@ -4,31 +4,13 @@
  * not computed by the code under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERSONA_NAMES, type PersonaName } from "../../core/test-personas.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
-type Persona =
-  | "visitor"
-  | "free"
-  | "basic"
-  | "pro"
-  | "enterprise"
-  | "business"
-  | "manager"
-  | "admin"
-  | "owner";
-const PERSONAS: Persona[] = [
-  "visitor",
-  "free",
-  "basic",
-  "pro",
-  "enterprise",
-  "business",
-  "manager",
-  "admin",
-  "owner",
-];
+type Persona = PersonaName;
+const PERSONAS: readonly Persona[] = PERSONA_NAMES;
 type Outcome = 200 | 302 | 403 | 404;
 
 const freeArticle = DEMO_CONTENT.find((c) => c.tier === "Free" && c.type === "article")!;
