@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { effectiveSubscription } from "../../core/effective-subscription.ts";
 import {
   buildUserContext,
   type Claims,
@@ -10,6 +11,7 @@ import {
   visitorContext,
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
+import { loadSubscriptionCandidates } from "../modules/subscriptions/subscriptions.repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
 import type { ServiceCredentials } from "./service-credentials.ts";
 import type { SessionGuard } from "./session-guard.ts";
@@ -114,16 +116,12 @@ export interface IdentityUser {
   accountType?: string | null;
 }
 
-/** Subscription statuses that grant their tier (until expiresAt). */
-const ACTIVE_STATUSES = ["active", "trialing"];
-
 /**
- * The claims of a user, projected from database rows: groups from `user_group`, the tier from
- * the user's active subscription (or, for a business account, the organisation's), the account
- * type from the user row. API tokens and the session context are built from the same claims.
+ * The claims of a user, projected from database rows: groups from `user_group`, the tier and
+ * subscription status from the effective subscription among the user's own rows and those of
+ * their organisations (`core/effective-subscription.ts`), the account type from the user row. API tokens and the session context are built from the same claims.
  */
 export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = new Date()): Promise<Claims> {
-  const nowIso = now.toISOString();
   const groups = (
     await db
       .selectFrom("user_group")
@@ -143,22 +141,7 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
     : [];
   const tenantIds = orgs.map((o) => o.id);
 
-  let query = db
-    .selectFrom("user_subscription")
-    .select(["tier", "status", "tenantId", "expiresAt"])
-    .where("status", "in", ACTIVE_STATUSES)
-    .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", nowIso)]))
-    .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", nowIso)]));
-  query = query.where((eb) =>
-    tenantIds.length
-      ? eb.or([eb("userId", "=", user.id), eb("tenantId", "in", tenantIds)])
-      : eb("userId", "=", user.id),
-  );
-  const subscriptions = await query.execute();
-  const rank: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
-  const best = subscriptions.sort(
-    (a, b) => (rank[b.tier.toLowerCase()] ?? -1) - (rank[a.tier.toLowerCase()] ?? -1),
-  )[0];
+  const best = effectiveSubscription(await loadSubscriptionCandidates(db, user.id, tenantIds), now);
   const org = orgs[0];
   const isOrgAdmin = org ? groups.includes(`org-${org.slug}-admin`) : false;
 

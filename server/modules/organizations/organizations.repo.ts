@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
+import { ACTIVE_SUBSCRIPTION_STATUSES, effectiveSubscription } from "../../../core/effective-subscription.ts";
 import type { DB } from "../../db/schema.ts";
 import { toIso } from "../../db/values.ts";
 
@@ -77,9 +78,6 @@ function orgFromRow(row: {
     domain: typeof meta.domain === "string" ? meta.domain : null,
   };
 }
-
-const ACTIVE = ["active", "trialing"];
-const RANK: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
 
 export function createOrganizationsRepo(db: Kysely<DB>) {
   return {
@@ -168,20 +166,28 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
       return Boolean(row);
     },
 
-    /** The organisation's best active subscription (tenantId = organization id), or null. */
+    /**
+     * The organisation's plan: its effective subscription (tenantId = organization id) by the one
+     * rule of core/effective-subscription.ts, or null.
+     */
     async tenantSubscription(orgId: string, now: Date): Promise<TenantSubscriptionRow | null> {
-      const nowIso = now.toISOString();
       const rows = await db
         .selectFrom("user_subscription")
-        .select(["id", "userId", "tier", "status", "expiresAt", "metadata"])
+        .select([
+          "id",
+          "userId",
+          "tier",
+          "status",
+          "expiresAt",
+          "canceledAt",
+          "startedAt",
+          "createdAt",
+          "metadata",
+        ])
         .where("tenantId", "=", orgId)
-        .where("status", "in", ACTIVE)
-        .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", nowIso)]))
-        .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", nowIso)]))
+        .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
         .execute();
-      const best = rows.sort(
-        (a, b) => (RANK[b.tier.toLowerCase()] ?? -1) - (RANK[a.tier.toLowerCase()] ?? -1),
-      )[0];
+      const best = effectiveSubscription(rows, now);
       if (!best) return null;
       const seats = Number(parseMetadata(best.metadata).seats);
       return {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BadInputError, NotFoundError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
-import { createSubscriptionsRepo } from "./subscriptions.repo.ts";
+import { createSubscriptionsRepo, loadSubscriptionCandidates } from "./subscriptions.repo.ts";
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 const DAY = 86_400_000;
@@ -84,24 +84,43 @@ describe.each(testDialects())("subscriptions repository on %s", (dialect) => {
     expect(await subs.listByTenant(tenantId, "Pro")).toEqual([]);
   });
 
-  it("finds the active subscription: active/trialing, not expired, not canceled in the past, highest tier", async () => {
+  it("loads the candidates of a user (own rows and their organisations' rows) and applies the effective rule", async () => {
     const now = Date.now();
     const userId = await newUser();
-    expect(await subs.getActiveForUser(userId)).toBeNull();
+    const admin = await newUser();
+    const tenantId = unique("tenant");
+    const otherTenant = unique("tenant");
+    expect(await subs.getEffectiveForUser(userId, [tenantId])).toBeNull();
 
     await subs.create({ userId, tier: "Enterprise", status: "active", expiresAt: iso(now - DAY) }); // expired
     await subs.create({ userId, tier: "Enterprise", status: "active", canceledAt: iso(now - DAY) }); // canceled
     await subs.create({ userId, tier: "Enterprise", status: "past_due" }); // wrong status
     await subs.create({ userId, tier: "Enterprise", status: "canceled" });
+    await subs.create({ userId: admin, tier: "Enterprise", tenantId: otherTenant }); // not their organisation
     const basic = await subs.create({ userId, tier: "Basic", status: "active", expiresAt: iso(now + DAY) });
-    expect((await subs.getActiveForUser(userId))?.id).toBe(basic.id);
+    expect((await subs.getEffectiveForUser(userId, [tenantId]))?.id).toBe(basic.id);
 
     // canceled in the future: still active until then
     const pro = await subs.create({ userId, tier: "Pro", status: "trialing", canceledAt: iso(now + DAY) });
-    expect((await subs.getActiveForUser(userId))?.id).toBe(pro.id);
-    expect((await subs.listActiveForUser(userId)).map((s) => s.id)).toEqual([pro.id, basic.id]);
+    expect((await subs.getEffectiveForUser(userId, [tenantId]))?.id).toBe(pro.id);
 
-    // seen from two days later, both have lapsed
-    expect(await subs.getActiveForUser(userId, new Date(now + 2 * DAY))).toBeNull();
+    // an organisation seat plan held by another member counts for this user too
+    const seat = await subs.create({
+      userId: admin,
+      tier: "business",
+      tenantId,
+      expiresAt: iso(now + 3 * DAY),
+    });
+    expect((await subs.getEffectiveForUser(userId, [tenantId]))?.id).toBe(seat.id);
+    expect((await subs.getEffectiveForUser(userId))?.id).toBe(pro.id);
+
+    const candidates = (await loadSubscriptionCandidates(t.db, userId, [tenantId])).map((s) => s.id).sort();
+    expect(candidates).toHaveLength(5); // the two wrong statuses and the other tenant are not loaded
+    expect(candidates).toEqual(expect.arrayContaining([basic.id, pro.id, seat.id]));
+
+    // seen from two days later, the own rows have lapsed; from four days, everything has
+    expect((await subs.getEffectiveForUser(userId, [tenantId], new Date(now + 2 * DAY)))?.id).toBe(seat.id);
+    expect(await subs.getEffectiveForUser(userId, [], new Date(now + 2 * DAY))).toBeNull();
+    expect(await subs.getEffectiveForUser(userId, [tenantId], new Date(now + 4 * DAY))).toBeNull();
   });
 });

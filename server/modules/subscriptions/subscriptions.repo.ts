@@ -1,18 +1,22 @@
 /**
  * User subscriptions (spec §3 UserSubscription): look-ups by user and by tenant + tier, and the
- * active subscription of a user.
+ * candidate rows of a user's effective subscription (the rule itself: core/effective-subscription.ts).
  */
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { CONTENT_TIER_LEVEL, parseTier } from "../../../core/tiers.ts";
+import {
+  ACTIVE_SUBSCRIPTION_STATUSES,
+  effectiveSubscription,
+  type SubscriptionCandidate,
+} from "../../../core/effective-subscription.ts";
 import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB, UserSubscriptionTable } from "../../db/schema.ts";
 import { isoInput, isoInputOrNull, nowIso } from "../../db/values.ts";
-import { ACTIVE_SUBSCRIPTION_STATUSES, subscriptionMetadataSchema } from "./subscriptions.schemas.ts";
+import { subscriptionMetadataSchema } from "./subscriptions.schemas.ts";
 
 export type SubscriptionMetadata = z.output<typeof subscriptionMetadataSchema>;
 
@@ -96,32 +100,29 @@ function fromRow(row: Row): UserSubscription {
   };
 }
 
-/** Higher plan first (Enterprise/business > Pro > Basic > Free > unknown), then the newest start. */
-function byTierThenStart(a: UserSubscription, b: UserSubscription): number {
-  const rank = (s: UserSubscription) => {
-    const tier = parseTier(s.tier);
-    return tier === null ? -1 : CONTENT_TIER_LEVEL[tier];
-  };
-  const diff = rank(b) - rank(a);
-  if (diff !== 0) return diff;
-  return (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt);
+/**
+ * The rows that may set a user's tier (core/effective-subscription.ts): the user's own rows and
+ * every row of the organisations in `tenantIds` (the user's memberships), with a granting status.
+ * One query over the userId and tenantId indexes; expiry and cancellation are left to the rule.
+ */
+export async function loadSubscriptionCandidates(
+  db: Kysely<DB>,
+  userId: string,
+  tenantIds: readonly string[],
+): Promise<Array<SubscriptionCandidate & { tenantId: string | null }>> {
+  return db
+    .selectFrom("user_subscription")
+    .select(["id", "tier", "status", "tenantId", "expiresAt", "canceledAt", "startedAt", "createdAt"])
+    .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
+    .where((eb) =>
+      tenantIds.length
+        ? eb.or([eb("userId", "=", userId), eb("tenantId", "in", [...tenantIds])])
+        : eb("userId", "=", userId),
+    )
+    .execute();
 }
 
 export function createSubscriptionsRepo(db: Kysely<DB>) {
-  /** Subscriptions granting their tier at `at`: status active/trialing, not expired, not canceled by then. */
-  async function listActiveForUser(userId: string, at: Date = new Date()): Promise<UserSubscription[]> {
-    const now = at.toISOString();
-    const rows = await db
-      .selectFrom("user_subscription")
-      .selectAll()
-      .where("userId", "=", userId)
-      .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
-      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", now)]))
-      .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", now)]))
-      .execute();
-    return rows.map(fromRow).sort(byTierThenStart);
-  }
-
   return {
     async getById(id: string): Promise<UserSubscription | null> {
       const row = await db
@@ -152,11 +153,17 @@ export function createSubscriptionsRepo(db: Kysely<DB>) {
       return rows.map(fromRow);
     },
 
-    listActiveForUser,
-
-    /** The subscription that decides the user's tier now: the highest active one, or null. */
-    async getActiveForUser(userId: string, at: Date = new Date()): Promise<UserSubscription | null> {
-      return (await listActiveForUser(userId, at))[0] ?? null;
+    /**
+     * The subscription that sets the user's tier at `at` (own rows and those of the organisations
+     * in `tenantIds`), or null: the candidates through the one rule of core/effective-subscription.ts.
+     */
+    async getEffectiveForUser(
+      userId: string,
+      tenantIds: readonly string[] = [],
+      at: Date = new Date(),
+    ): Promise<UserSubscription | null> {
+      const best = effectiveSubscription(await loadSubscriptionCandidates(db, userId, tenantIds), at);
+      return best ? this.getById(best.id) : null;
     },
 
     async create(input: NewUserSubscription): Promise<UserSubscription> {
