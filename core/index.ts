@@ -8,6 +8,7 @@ export * from "./admin-scope.ts";
 export * from "./claims.ts";
 export * from "./constants.ts";
 export * from "./data-rules.ts";
+export * from "./effective-subscription.ts";
 export * from "./debug.ts";
 export * from "./groups.ts";
 export * from "./password-policy.ts";
