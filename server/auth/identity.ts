@@ -3,9 +3,11 @@ import {
   buildUserContext,
   type Claims,
   NoValidTokensError,
+  parseTier,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,
+  tierLevel,
   type UserContext,
   visitorContext,
 } from "../../core/index.ts";
@@ -155,10 +157,11 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
       : eb("userId", "=", user.id),
   );
   const subscriptions = await query.execute();
-  const rank: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
-  const best = subscriptions.sort(
-    (a, b) => (rank[b.tier.toLowerCase()] ?? -1) - (rank[a.tier.toLowerCase()] ?? -1),
-  )[0];
+  const rank = (tier: string) => {
+    const plan = parseTier(tier);
+    return plan === null ? -1 : tierLevel(plan);
+  };
+  const best = subscriptions.sort((a, b) => rank(b.tier) - rank(a.tier))[0];
   const org = orgs[0];
   const isOrgAdmin = org ? groups.includes(`org-${org.slug}-admin`) : false;
 

@@ -5,7 +5,7 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { CONTENT_TIER_LEVEL, parseTier } from "../../../core/tiers.ts";
+import { parseTier, tierLevel } from "../../../core/tiers.ts";
 import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
@@ -100,7 +100,7 @@ function fromRow(row: Row): UserSubscription {
 function byTierThenStart(a: UserSubscription, b: UserSubscription): number {
   const rank = (s: UserSubscription) => {
     const tier = parseTier(s.tier);
-    return tier === null ? -1 : CONTENT_TIER_LEVEL[tier];
+    return tier === null ? -1 : tierLevel(tier);
   };
   const diff = rank(b) - rank(a);
   if (diff !== 0) return diff;
