@@ -91,6 +91,20 @@ export function tiersAtOrBelow(userTier: Tier | null | undefined): Tier[] {
 }
 
 /**
+ * Sorting rank of a stored plan value (a subscription's tier): its content level read through
+ * `parseTier` ("business" = Enterprise), or -1 when unreadable so that it sorts below Free.
+ */
+export function planRank(value: unknown): number {
+  const tier = parseTier(value);
+  return tier === null ? -1 : tierLevel(tier);
+}
+
+/** Every lower-case spelling `parseTier` reads as `t` ("enterprise" and "business" for Enterprise). */
+export function tierSpellings(t: Tier): string[] {
+  return Object.keys(TIER_SPELLINGS).filter((k) => TIER_SPELLINGS[k] === t);
+}
+
+/**
  * The plan named by a lower-case storage folder (`content/<folder>/…`): "free" → Free, "basic" →
  * Basic, "pro" → Pro, "enterprise" → Enterprise; anything else (including "business") → null.
  */

@@ -3,11 +3,10 @@ import {
   buildUserContext,
   type Claims,
   NoValidTokensError,
-  parseTier,
+  planRank,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,
-  tierLevel,
   type UserContext,
   visitorContext,
 } from "../../core/index.ts";
@@ -157,11 +156,7 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
       : eb("userId", "=", user.id),
   );
   const subscriptions = await query.execute();
-  const rank = (tier: string) => {
-    const plan = parseTier(tier);
-    return plan === null ? -1 : tierLevel(plan);
-  };
-  const best = subscriptions.sort((a, b) => rank(b.tier) - rank(a.tier))[0];
+  const best = subscriptions.sort((a, b) => planRank(b.tier) - planRank(a.tier))[0];
   const org = orgs[0];
   const isOrgAdmin = org ? groups.includes(`org-${org.slug}-admin`) : false;
 

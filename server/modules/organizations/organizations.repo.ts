@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
+import { planRank } from "../../../core/tiers.ts";
 import type { DB } from "../../db/schema.ts";
 import { toIso } from "../../db/values.ts";
 
@@ -79,7 +80,6 @@ function orgFromRow(row: {
 }
 
 const ACTIVE = ["active", "trialing"];
-const RANK: Record<string, number> = { free: 0, basic: 1, pro: 2, business: 3, enterprise: 3 };
 
 export function createOrganizationsRepo(db: Kysely<DB>) {
   return {
@@ -179,9 +179,7 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", nowIso)]))
         .where((eb) => eb.or([eb("canceledAt", "is", null), eb("canceledAt", ">", nowIso)]))
         .execute();
-      const best = rows.sort(
-        (a, b) => (RANK[b.tier.toLowerCase()] ?? -1) - (RANK[a.tier.toLowerCase()] ?? -1),
-      )[0];
+      const best = rows.sort((a, b) => planRank(b.tier) - planRank(a.tier))[0];
       if (!best) return null;
       const seats = Number(parseMetadata(best.metadata).seats);
       return {

@@ -5,7 +5,7 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { parseTier, tierLevel } from "../../../core/tiers.ts";
+import { planRank } from "../../../core/tiers.ts";
 import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
@@ -98,11 +98,7 @@ function fromRow(row: Row): UserSubscription {
 
 /** Higher plan first (Enterprise/business > Pro > Basic > Free > unknown), then the newest start. */
 function byTierThenStart(a: UserSubscription, b: UserSubscription): number {
-  const rank = (s: UserSubscription) => {
-    const tier = parseTier(s.tier);
-    return tier === null ? -1 : tierLevel(tier);
-  };
-  const diff = rank(b) - rank(a);
+  const diff = planRank(b.tier) - planRank(a.tier);
   if (diff !== 0) return diff;
   return (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt);
 }
