@@ -12,12 +12,14 @@ import {
   maxTier,
   meetsContentTier,
   parseTier,
+  planRank,
   TIERS,
   type Tier,
   tierFromAuthTier,
   tierLabel,
   tierLevel,
   tierOfFolder,
+  tierSpellings,
   tiersAtOrBelow,
 } from "./tiers.ts";
 
@@ -174,6 +176,21 @@ describe("tiersAtOrBelow", () => {
     for (const user of [...TIERS, null]) {
       for (const t of TIERS) expect(tiersAtOrBelow(user).includes(t)).toBe(meetsContentTier(user, t));
     }
+  });
+});
+
+describe("planRank", () => {
+  it("ranks stored plan values in the content reading, unreadable below Free", () => {
+    expect(["free", "Basic", "PRO", "business", "enterprise"].map(planRank)).toEqual([0, 1, 2, 3, 3]);
+    expect(["gold", "", null, "visitor"].map(planRank)).toEqual([-1, -1, -1, -1]);
+  });
+});
+
+describe("tierSpellings", () => {
+  it("lists every spelling parseTier reads as the plan", () => {
+    expect(tierSpellings("Enterprise").sort()).toEqual(["business", "enterprise"]);
+    expect(tierSpellings("Free")).toEqual(["free"]);
+    for (const t of TIERS) for (const w of tierSpellings(t)) expect(parseTier(w)).toBe(t);
   });
 });
 
