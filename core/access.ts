@@ -10,7 +10,7 @@ import { hasAdminScope } from "./admin-scope.ts";
 import type { AccessContext } from "./claims.ts";
 import { hasAnyPermission, hasAnyRole } from "./roles.ts";
 import { type RouteDefinition, SIGN_IN_PATH } from "./routes.ts";
-import { CONTENT_TIER_LEVEL, maxTier, meetsContentTier, parseTier, type Tier } from "./tiers.ts";
+import { maxTier, meetsContentTier, parseTier, type Tier, tierLevel } from "./tiers.ts";
 
 export type ForbiddenReason = "role" | "tier" | "auth" | "scope";
 
@@ -208,5 +208,5 @@ export function contentGate(content: ContentAccessFields, ctx: AccessContext): C
 
 /** Spec §2: "When the required tier level is 0 the content is shown directly." */
 export function isFreeTier(tier: Tier): boolean {
-  return CONTENT_TIER_LEVEL[tier] === 0;
+  return tierLevel(tier) === 0;
 }

@@ -5,8 +5,8 @@ import {
   effectiveSubscription,
   type SubscriptionCandidate,
   subscriptionGrants,
-  subscriptionTierRank,
 } from "./effective-subscription.ts";
+import { planRank } from "./tiers.ts";
 
 const NOW = new Date("2026-06-15T12:00:00.000Z");
 const DAY = 86_400_000;
@@ -50,9 +50,9 @@ describe("effectiveSubscription", () => {
     const odd = row({ tier: "platinum" });
     expect(effectiveSubscription([odd, free], NOW)).toBe(free);
     expect(effectiveSubscription([odd], NOW)).toBe(odd);
-    expect(subscriptionTierRank("ENTERPRISE")).toBe(3);
-    expect(subscriptionTierRank("business")).toBe(3);
-    expect(subscriptionTierRank("platinum")).toBe(-1);
+    expect(planRank("ENTERPRISE")).toBe(3);
+    expect(planRank("business")).toBe(3);
+    expect(planRank("platinum")).toBe(-1);
   });
 
   it("grants: active or trialing, until expiresAt and until a cancellation takes effect", () => {
@@ -123,7 +123,7 @@ describe("effectiveSubscription properties", () => {
         expect(best!.expiresAt === null || best!.expiresAt > NOW.toISOString()).toBe(true);
         expect(best!.canceledAt === null || best!.canceledAt > NOW.toISOString()).toBe(true);
         for (const r of granting) {
-          expect(subscriptionTierRank(best!.tier)).toBeGreaterThanOrEqual(subscriptionTierRank(r.tier));
+          expect(planRank(best!.tier)).toBeGreaterThanOrEqual(planRank(r.tier));
         }
       }),
     );

@@ -15,7 +15,7 @@
  * 3. Ties: the most recently started row (`startedAt`, else `createdAt`), then the greatest id,
  *    so the answer never depends on the order the rows were loaded in.
  */
-import { CONTENT_TIER_LEVEL, parseTier } from "./tiers.ts";
+import { planRank } from "./tiers.ts";
 
 /** Statuses that grant a subscription's tier (until it expires or its cancellation takes effect). */
 export const ACTIVE_SUBSCRIPTION_STATUSES = ["active", "trialing"] as const;
@@ -41,15 +41,9 @@ export function subscriptionGrants(row: SubscriptionCandidate, now: Date): boole
   );
 }
 
-/** Rank of a stored tier name: Free 0 … Enterprise 3 (`business` = Enterprise); unknown −1. */
-export function subscriptionTierRank(tier: string): number {
-  const parsed = parseTier(tier);
-  return parsed === null ? -1 : CONTENT_TIER_LEVEL[parsed];
-}
-
 /** Rules 2 and 3 as a comparator: negative when `a` is preferred over `b`. */
 export function compareSubscriptions(a: SubscriptionCandidate, b: SubscriptionCandidate): number {
-  const diff = subscriptionTierRank(b.tier) - subscriptionTierRank(a.tier);
+  const diff = planRank(b.tier) - planRank(a.tier);
   if (diff !== 0) return diff;
   const started = (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt);
   if (started !== 0) return started;

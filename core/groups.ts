@@ -4,7 +4,7 @@
  * Group names are case-sensitive identifiers, as in the original user pool; the product creates them
  * from the constants exported here.
  */
-import type { AuthTier } from "./tiers.ts";
+import { type AuthTier, authTierLevel } from "./tiers.ts";
 
 /** Spec §6 precedence values (as listed in the spec; a lower value sorts first). */
 export const GROUP_PRECEDENCE: Readonly<Record<string, number>> = Object.freeze({
@@ -117,9 +117,8 @@ function segments(group: string): string[] {
  */
 export function tierFromGroups(groups: readonly string[]): AuthTier {
   let best: AuthTier = "Visitor";
-  const rank: Record<AuthTier, number> = { Visitor: 0, Free: 1, Basic: 2, Pro: 3, Enterprise: 4 };
   const raise = (t: AuthTier) => {
-    if (rank[t] > rank[best]) best = t;
+    if (authTierLevel(t) > authTierLevel(best)) best = t;
   };
   for (const g of groups) {
     if (typeof g !== "string") continue;

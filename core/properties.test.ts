@@ -6,7 +6,7 @@ import { tierFromGroups } from "./groups.ts";
 import { PERMISSIONS, ROLES, ROUTING_ROLES, rolesFromGroups } from "./roles.ts";
 import { buildPath, flattenRoutes, matchRoute, type RouteDefinition } from "./routes.ts";
 import { lockedRoutes, MAX_LOCKED_ROUTES, sidebarSections } from "./sidebar.ts";
-import { AUTH_TIER_LEVEL, CONTENT_TIER_LEVEL, parseTier, TIERS, type Tier } from "./tiers.ts";
+import { authTierLevel, parseTier, TIERS, type Tier, tierLevel } from "./tiers.ts";
 
 const ALL_ROUTES = flattenRoutes();
 const ROLE_NAMES = [...ROUTING_ROLES, ...ROLES, "Owner", "Guest"];
@@ -32,7 +32,7 @@ const tierArb = fc.constantFrom(...TIERS);
 const optTierArb = fc.option(tierArb, { nil: null });
 const tierPair = fc
   .tuple(tierArb, tierArb)
-  .map(([a, b]) => (CONTENT_TIER_LEVEL[a] <= CONTENT_TIER_LEVEL[b] ? ([a, b] as const) : ([b, a] as const)));
+  .map(([a, b]) => (tierLevel(a) <= tierLevel(b) ? ([a, b] as const) : ([b, a] as const)));
 
 const ctxArb: fc.Arbitrary<AccessContext> = fc.record({
   isAuthenticated: fc.boolean(),
@@ -166,8 +166,8 @@ describe("monotonicity", () => {
         fc.oneof(fc.constantFrom(...GROUP_NAMES), fc.string()),
         (groups, g) => {
           const more = [...groups, g];
-          expect(AUTH_TIER_LEVEL[tierFromGroups(more)]).toBeGreaterThanOrEqual(
-            AUTH_TIER_LEVEL[tierFromGroups(groups)],
+          expect(authTierLevel(tierFromGroups(more))).toBeGreaterThanOrEqual(
+            authTierLevel(tierFromGroups(groups)),
           );
           const before = rolesFromGroups(groups);
           const after = rolesFromGroups(more);

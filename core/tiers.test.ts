@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { canAccessContent } from "./access.ts";
 import {
-  API_TIER_LEVEL,
-  AUTH_TIER_LEVEL,
   AUTH_TIERS,
   type AuthTier,
-  apiAllowsTier,
-  apiTierLevel,
   authTierFromTier,
-  CONTENT_TIER_LEVEL,
+  authTierLevel,
   compareTiers,
   hasAuthTier,
   isAuthTier,
@@ -15,10 +12,15 @@ import {
   maxTier,
   meetsContentTier,
   parseTier,
+  planRank,
   TIERS,
   type Tier,
   tierFromAuthTier,
   tierLabel,
+  tierLevel,
+  tierOfFolder,
+  tierSpellings,
+  tiersAtOrBelow,
 } from "./tiers.ts";
 
 describe("tier orderings", () => {
@@ -28,21 +30,22 @@ describe("tier orderings", () => {
   });
 
   it("authentication reading: Visitor 0, Free 1, Basic 2, Pro 3, Enterprise 4", () => {
-    expect(AUTH_TIER_LEVEL).toEqual({ Visitor: 0, Free: 1, Basic: 2, Pro: 3, Enterprise: 4 });
+    expect(AUTH_TIERS.map(authTierLevel)).toEqual([0, 1, 2, 3, 4]);
+    expect(authTierLevel("Visitor")).toBe(0);
+    expect(authTierLevel("Enterprise")).toBe(4);
   });
 
   it("content reading: Free 0, Basic 1, Pro 2, Enterprise 3", () => {
-    expect(CONTENT_TIER_LEVEL).toEqual({ Free: 0, Basic: 1, Pro: 2, Enterprise: 3 });
+    expect(TIERS.map(tierLevel)).toEqual([0, 1, 2, 3]);
   });
 
-  it("content API reading: free 0, basic 1, pro 2, enterprise 3", () => {
-    expect(API_TIER_LEVEL).toEqual({ free: 0, basic: 1, pro: 2, enterprise: 3 });
-  });
-
-  it("the level tables cannot be changed at run time", () => {
-    expect(Object.isFrozen(AUTH_TIER_LEVEL)).toBe(true);
-    expect(Object.isFrozen(CONTENT_TIER_LEVEL)).toBe(true);
-    expect(Object.isFrozen(API_TIER_LEVEL)).toBe(true);
+  it("both readings are derived from the one list and agree on the order of the plans", () => {
+    for (const a of TIERS) {
+      expect(authTierLevel(a)).toBe(tierLevel(a) + 1);
+      for (const b of TIERS) {
+        expect(Math.sign(authTierLevel(a) - authTierLevel(b))).toBe(Math.sign(compareTiers(a, b)));
+      }
+    }
   });
 });
 
@@ -158,7 +161,53 @@ describe("meetsContentTier", () => {
   });
 });
 
-describe("apiTierLevel and apiAllowsTier", () => {
+describe("tiersAtOrBelow", () => {
+  it("lists the plans a reader reaches, lowest first; no or an unreadable plan reaches Free only", () => {
+    expect(tiersAtOrBelow("Enterprise")).toEqual(["Free", "Basic", "Pro", "Enterprise"]);
+    expect(tiersAtOrBelow("Pro")).toEqual(["Free", "Basic", "Pro"]);
+    expect(tiersAtOrBelow("Basic")).toEqual(["Free", "Basic"]);
+    expect(tiersAtOrBelow("Free")).toEqual(["Free"]);
+    expect(tiersAtOrBelow(null)).toEqual(["Free"]);
+    expect(tiersAtOrBelow(undefined)).toEqual(["Free"]);
+    expect(tiersAtOrBelow("Gold" as Tier)).toEqual(["Free"]);
+  });
+
+  it("agrees with meetsContentTier for every pair", () => {
+    for (const user of [...TIERS, null]) {
+      for (const t of TIERS) expect(tiersAtOrBelow(user).includes(t)).toBe(meetsContentTier(user, t));
+    }
+  });
+});
+
+describe("planRank", () => {
+  it("ranks stored plan values in the content reading, unreadable below Free", () => {
+    expect(["free", "Basic", "PRO", "business", "enterprise"].map(planRank)).toEqual([0, 1, 2, 3, 3]);
+    expect(["gold", "", null, "visitor"].map(planRank)).toEqual([-1, -1, -1, -1]);
+  });
+});
+
+describe("tierSpellings", () => {
+  it("lists every spelling parseTier reads as the plan", () => {
+    expect(tierSpellings("Enterprise").sort()).toEqual(["business", "enterprise"]);
+    expect(tierSpellings("Free")).toEqual(["free"]);
+    for (const t of TIERS) for (const w of tierSpellings(t)) expect(parseTier(w)).toBe(t);
+  });
+});
+
+describe("tierOfFolder", () => {
+  it("reads the lower-case storage folders and nothing else", () => {
+    expect(["free", "basic", "pro", "enterprise"].map(tierOfFolder)).toEqual([
+      "Free",
+      "Basic",
+      "Pro",
+      "Enterprise",
+    ]);
+    for (const other of ["business", "Pro", "PRO", "gold", "", undefined])
+      expect(tierOfFolder(other)).toBeNull();
+  });
+});
+
+describe("content API reading of the custom:tier claim (parseTier + the content reading)", () => {
   it.each([
     ["free", 0],
     ["basic", 1],
@@ -172,21 +221,25 @@ describe("apiTierLevel and apiAllowsTier", () => {
     ["", 0],
     ["gold", 0],
     [3, 0],
-  ] as Array<[unknown, number]>)("apiTierLevel(%j) → %i", (claim, level) => {
-    expect(apiTierLevel(claim)).toBe(level);
+  ] as Array<[unknown, number]>)("claim %j reaches level %i", (claim, level) => {
+    expect(tiersAtOrBelow(parseTier(claim)).length - 1).toBe(level);
   });
 
-  it("compares the claim with the content tier and fails closed on unreadable content tiers", () => {
-    expect(apiAllowsTier(undefined, "free")).toBe(true);
-    expect(apiAllowsTier(undefined, undefined)).toBe(true);
-    expect(apiAllowsTier(undefined, "")).toBe(true);
-    expect(apiAllowsTier(undefined, "basic")).toBe(false);
-    expect(apiAllowsTier("basic", "basic")).toBe(true);
-    expect(apiAllowsTier("basic", "pro")).toBe(false);
-    expect(apiAllowsTier("pro", "Basic")).toBe(true);
-    expect(apiAllowsTier("business", "enterprise")).toBe(true);
-    expect(apiAllowsTier("enterprise", "business")).toBe(true);
-    expect(apiAllowsTier("enterprise", "platinum")).toBe(false);
+  it("compares the claim with the content tier; an unreadable content tier requires Enterprise", () => {
+    const allows = (claim: unknown, contentTier: string | undefined) =>
+      canAccessContent({ tier: contentTier }, { tier: parseTier(claim) });
+    expect(allows(undefined, "free")).toBe(true);
+    expect(allows(undefined, undefined)).toBe(true);
+    expect(allows(undefined, "")).toBe(true);
+    expect(allows(undefined, "basic")).toBe(false);
+    expect(allows("basic", "basic")).toBe(true);
+    expect(allows("basic", "pro")).toBe(false);
+    expect(allows("pro", "Basic")).toBe(true);
+    expect(allows("business", "enterprise")).toBe(true);
+    expect(allows("enterprise", "business")).toBe(true);
+    // An unreadable content tier requires Enterprise (decision 003 §5): only the top plan passes.
+    expect(allows("pro", "platinum")).toBe(false);
+    expect(allows("enterprise", "platinum")).toBe(true);
   });
 });
 

@@ -3,44 +3,31 @@
  *
  * The spec reads the same four plans in two ways:
  * - the authentication context counts a signed-out visitor as a tier below Free
- *   (`AUTH_TIER_LEVEL`: Visitor 0 … Enterprise 4);
- * - content and route checks only know the four plans (`CONTENT_TIER_LEVEL`: Free 0 … Enterprise 3),
+ *   (`authTierLevel`: Visitor 0 … Enterprise 4);
+ * - content and route checks only know the four plans (`tierLevel`: Free 0 … Enterprise 3),
  *   and treat a missing tier as Free.
+ * Both readings are positions in the one ordered list `TIERS` (`AUTH_TIERS` puts Visitor in front).
  * Both orderings agree on the relative order of the four plans, so either reading gives the same
  * answer for two real plans; they differ only in how "no plan" is treated.
  */
 
+/** The one tier ordering, lowest first. Every tier comparison in the product derives from it. */
 export const TIERS = ["Free", "Basic", "Pro", "Enterprise"] as const;
 export type Tier = (typeof TIERS)[number];
 
+/** The authentication-context list: a signed-out visitor below the four plans. */
 export const AUTH_TIERS = ["Visitor", ...TIERS] as const;
 export type AuthTier = "Visitor" | Tier;
 
-/** Authentication-context reading: Visitor 0, Free 1, Basic 2, Pro 3, Enterprise 4. */
-export const AUTH_TIER_LEVEL: Readonly<Record<AuthTier, number>> = Object.freeze({
-  Visitor: 0,
-  Free: 1,
-  Basic: 2,
-  Pro: 3,
-  Enterprise: 4,
-});
+/** Content and route reading: Free 0, Basic 1, Pro 2, Enterprise 3 (the position in `TIERS`). */
+export function tierLevel(t: Tier): number {
+  return TIERS.indexOf(t);
+}
 
-/** Content and route reading: Free 0, Basic 1, Pro 2, Enterprise 3. */
-export const CONTENT_TIER_LEVEL: Readonly<Record<Tier, number>> = Object.freeze({
-  Free: 0,
-  Basic: 1,
-  Pro: 2,
-  Enterprise: 3,
-});
-
-/** Content API reading of the `custom:tier` claim (lower-case names, default free). */
-export const API_TIER_LEVEL: Readonly<Record<"free" | "basic" | "pro" | "enterprise", number>> =
-  Object.freeze({
-    free: 0,
-    basic: 1,
-    pro: 2,
-    enterprise: 3,
-  });
+/** Authentication-context reading: Visitor 0, Free 1, Basic 2, Pro 3, Enterprise 4 (the position in `AUTH_TIERS`). */
+export function authTierLevel(t: AuthTier): number {
+  return AUTH_TIERS.indexOf(t);
+}
 
 const TIER_SPELLINGS: Readonly<Record<string, Tier>> = Object.freeze({
   free: "Free",
@@ -76,10 +63,8 @@ export function parseTier(value: unknown): Tier | null {
  * Unknown values (possible only through untyped input) never pass.
  */
 export function hasAuthTier(user: AuthTier, required: AuthTier): boolean {
-  const have = isAuthTier(user) ? AUTH_TIER_LEVEL[user] : undefined;
-  const need = isAuthTier(required) ? AUTH_TIER_LEVEL[required] : undefined;
-  if (have === undefined || need === undefined) return false;
-  return have >= need;
+  if (!isAuthTier(user) || !isAuthTier(required)) return false;
+  return authTierLevel(user) >= authTierLevel(required);
 }
 
 /**
@@ -91,30 +76,40 @@ export function meetsContentTier(
   userTier: Tier | null | undefined,
   required: Tier | null | undefined,
 ): boolean {
-  const have = isTier(userTier) ? CONTENT_TIER_LEVEL[userTier] : CONTENT_TIER_LEVEL.Free;
+  const have = isTier(userTier) ? tierLevel(userTier) : tierLevel("Free");
   if (required === null || required === undefined) return true;
   if (!isTier(required)) return false;
-  return have >= CONTENT_TIER_LEVEL[required];
+  return have >= tierLevel(required);
 }
 
 /**
- * Content API reading of the `custom:tier` claim: free 0, basic 1, pro 2, business/enterprise 3.
- * Anything unreadable (missing, unknown spelling, not a string) counts as free (0).
+ * The plans a reader of tier `userTier` reaches, lowest first (content reading: a missing or
+ * unreadable user tier counts as Free). The list every SQL access rule and path rule is built from.
  */
-export function apiTierLevel(claimValue: unknown): number {
-  const tier = parseTier(claimValue);
-  return tier === null ? API_TIER_LEVEL.free : CONTENT_TIER_LEVEL[tier];
+export function tiersAtOrBelow(userTier: Tier | null | undefined): Tier[] {
+  return TIERS.filter((t) => meetsContentTier(userTier, t));
 }
 
 /**
- * Content API check (spec §6): may a caller whose `custom:tier` claim is `claimValue` read content
- * of tier `contentTier`? A missing content tier is free; an unreadable one fails closed (no access).
+ * Sorting rank of a stored plan value (a subscription's tier): its content level read through
+ * `parseTier` ("business" = Enterprise), or -1 when unreadable so that it sorts below Free.
  */
-export function apiAllowsTier(claimValue: unknown, contentTier: unknown): boolean {
-  if (contentTier === null || contentTier === undefined || contentTier === "") return true;
-  const required = parseTier(contentTier);
-  if (required === null) return false;
-  return apiTierLevel(claimValue) >= CONTENT_TIER_LEVEL[required];
+export function planRank(value: unknown): number {
+  const tier = parseTier(value);
+  return tier === null ? -1 : tierLevel(tier);
+}
+
+/** Every lower-case spelling `parseTier` reads as `t` ("enterprise" and "business" for Enterprise). */
+export function tierSpellings(t: Tier): string[] {
+  return Object.keys(TIER_SPELLINGS).filter((k) => TIER_SPELLINGS[k] === t);
+}
+
+/**
+ * The plan named by a lower-case storage folder (`content/<folder>/…`): "free" → Free, "basic" →
+ * Basic, "pro" → Pro, "enterprise" → Enterprise; anything else (including "business") → null.
+ */
+export function tierOfFolder(folder: string | undefined): Tier | null {
+  return TIERS.find((t) => t.toLowerCase() === folder) ?? null;
 }
 
 /** Visitor → null; any plan → itself. */
@@ -134,7 +129,7 @@ export function tierLabel(t: AuthTier | null | undefined): string {
 
 /** Sort comparator in the content reading: negative when a < b, 0 when equal, positive when a > b. */
 export function compareTiers(a: Tier, b: Tier): number {
-  return CONTENT_TIER_LEVEL[a] - CONTENT_TIER_LEVEL[b];
+  return tierLevel(a) - tierLevel(b);
 }
 
 /** The higher of two tiers (content reading); null/undefined are ignored. */

@@ -1,6 +1,6 @@
 import { Check, Crown, Lock } from "lucide-react";
 import { Link } from "react-router";
-import { CONTENT_TIER_LEVEL, flattenRoutes, isTier, type Tier } from "../../core/index.ts";
+import { compareTiers, flattenRoutes, isTier, type Tier } from "../../core/index.ts";
 import { buttonClass } from "../components/ui/button.tsx";
 import { cx } from "../components/ui/cx.ts";
 import { Notice } from "../components/ui/notice.tsx";
@@ -62,7 +62,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       <ol className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         {inventory.map((plan, index) => {
           const mine = current === plan.tier;
-          const below = current !== null && CONTENT_TIER_LEVEL[plan.tier] < CONTENT_TIER_LEVEL[current];
+          const below = current !== null && compareTiers(plan.tier, current) < 0;
           const routes = gatedRoutes.filter((r) => r.minTier === plan.tier);
           const types = Object.entries(plan.byType).filter(([, n]) => (n ?? 0) > 0);
           return (

@@ -4,6 +4,7 @@ import {
   buildUserContext,
   type Claims,
   NoValidTokensError,
+  planRank,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,

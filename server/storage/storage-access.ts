@@ -1,5 +1,5 @@
 import { isOrgAdminGroup, isPlatformAdmin, orgSlugFromGroup } from "../../core/groups.ts";
-import type { Tier } from "../../core/tiers.ts";
+import { meetsContentTier, type Tier } from "../../core/tiers.ts";
 import { assertValidKey } from "./object-store.ts";
 
 export type StorageAction = "read" | "write" | "delete";
@@ -13,8 +13,6 @@ export interface StorageActor {
   /** The organisation (tenant) the actor acts for, when known. */
   tenantId?: string | null;
 }
-
-const TIER_RANK: Record<Tier, number> = { Free: 0, Basic: 1, Pro: 2, Enterprise: 3 };
 
 /** Content areas and the lowest tier reading each; null: admins only. */
 const CONTENT_AREAS: Record<string, Tier | null> = {
@@ -82,7 +80,7 @@ export function canAccessStoragePath(actor: StorageActor, key: string, action: S
       if (!Object.hasOwn(CONTENT_AREAS, second)) return false;
       const required = CONTENT_AREAS[second];
       if (required === null || required === undefined) return false;
-      return TIER_RANK[actor.tier ?? "Free"] >= TIER_RANK[required];
+      return meetsContentTier(actor.tier, required);
     }
     case "tenant": {
       if (segments.length < 4 || second === undefined) return false;

@@ -15,7 +15,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { canAccessContent, hasAnyRole, meetsContentTier, TIERS } from "../../../core/index.ts";
+import { canAccessContent, hasAnyRole } from "../../../core/index.ts";
 import { dialectOf } from "../../db/dialect.ts";
 import { BadInputError, ForbiddenError, NotFoundError } from "../../db/errors.ts";
 import type { FilterFields } from "../../db/filters.ts";
@@ -23,6 +23,7 @@ import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { readsAllContent, requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
+import { readableBy } from "../content/readable-sql.ts";
 import {
   type Connection,
   direction,
@@ -108,17 +109,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   /** The read rule in SQL (null: everything). Mirrors `contentStanding` and `commentVisible`. */
   function visibleSql(actor: ServiceActor): RawBuilder<boolean> | null {
     if (readsEverything(actor)) return null;
-    const tiers = TIERS.filter((t) => meetsContentTier(actor.access.tier, t));
-    const needles = actor.access.roles.flatMap((r) => [`[${JSON.stringify(r)}`, `,${JSON.stringify(r)}`]);
-    const roleChecks = needles.map((n) =>
-      dialect === "postgres"
-        ? sql`strpos(${sql.ref("c.rolesRequired")}, ${n}) > 0`
-        : sql`instr(${sql.ref("c.rolesRequired")}, ${n}) > 0`,
-    );
-    const rolesOk = roleChecks.length
-      ? sql`(${sql.ref("c.rolesRequired")} = '[]' or ${sql.join(roleChecks, sql` or `)})`
-      : sql`${sql.ref("c.rolesRequired")} = '[]'`;
-    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${sql.ref("c.status")} = 'published' and ${sql.ref("c.tier")} in (${sql.join(tiers)}) and ${rolesOk})`;
+    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${sql.ref("c.status")} = 'published' and ${readableBy(actor.access, dialect, "c")})`;
     const own = actor.userId ? sql` or ${sql.ref("comment.authorId")} = ${actor.userId}` : sql``;
     return sql<boolean>`(${contentOk} and (${sql.ref("comment.status")} = 'published'${own}))`;
   }

@@ -4,6 +4,7 @@
  * storage path rules of spec §6: the tier folder says who may read the object by path). A stored
  * key that is not the item's own derived key is never read, linked or indexed (decision 011).
  */
+import { meetsContentTier, type Tier, tierOfFolder } from "../../../core/tiers.ts";
 import { assertValidKey } from "../../storage/object-store.ts";
 
 export interface BodyKeyFields {
@@ -28,9 +29,6 @@ export function ownBodyKey(item: BodyKeyFields & { bodyS3Key: string | null }): 
   return item.bodyS3Key === contentBodyKeyOf(item) ? item.bodyS3Key : null;
 }
 
-const AREA_RANK: Record<string, number> = { free: 0, basic: 1, pro: 2, enterprise: 3 };
-const TIER_RANK: Record<string, number> = { Free: 0, Basic: 1, Pro: 2, Enterprise: 3 };
-
 /**
  * The storage path rule of spec §6 as it applies to body links: a body under `content/<area>/`
  * is linked only for a reader whose plan reaches that area (a visitor counts as Free, as in the
@@ -39,8 +37,7 @@ const TIER_RANK: Record<string, number> = { Free: 0, Basic: 1, Pro: 2, Enterpris
  */
 export function bodyAreaAllows(key: string, readerTier: string | null): boolean {
   const match = /^content\/([a-z]+)\/./.exec(key);
-  const area = match?.[1];
-  if (area === undefined || !Object.hasOwn(AREA_RANK, area)) return false;
-  const rank = Object.hasOwn(TIER_RANK, readerTier ?? "Free") ? TIER_RANK[readerTier ?? "Free"]! : 0;
-  return rank >= AREA_RANK[area]!;
+  const required = tierOfFolder(match?.[1]);
+  if (required === null) return false;
+  return meetsContentTier(readerTier as Tier | null, required);
 }

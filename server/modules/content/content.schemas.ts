@@ -2,6 +2,7 @@
  * zod schemas for what the content repositories store as JSON, and for their cursors.
  */
 import { z } from "zod";
+import { TIERS } from "../../../core/tiers.ts";
 import { BadInputError } from "../../db/errors.ts";
 import { stringListSchema, structuredDataSchema } from "../../db/json.ts";
 import { timeCursorSchema } from "../../db/pagination.ts";
@@ -43,7 +44,6 @@ export const updatedCursorSchema = timeCursorSchema("updatedAt");
 /** Content status values the API accepts (spec §4 leaves them open). */
 export const CONTENT_STATUSES = ["draft", "review", "published", "archived"] as const;
 export const CONTENT_TYPES = ["article", "course", "video", "markdown", "category", "collection"] as const;
-const TIER_VALUES = ["Free", "Basic", "Pro", "Enterprise"] as const;
 
 const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
 const optionalText = (max: number) => text(max).nullable().optional();
@@ -53,7 +53,7 @@ const slug = z
   .max(200, "at most 200 characters")
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase letters, digits and single hyphens only");
 const optionalSlug = slug.nullable().optional();
-const tier = z.enum(TIER_VALUES, { message: `expected one of ${TIER_VALUES.join(", ")}` });
+const tier = z.enum(TIERS, { message: `expected one of ${TIERS.join(", ")}` });
 const isoDate = z.iso.datetime({ offset: true, message: "expected an ISO-8601 datetime" });
 /**
  * Storage keys are chosen by the server, never by a client (decision 011): these fields are

@@ -5,9 +5,10 @@
  * counts only where the body may be read. Every user word reaches SQL as a bound parameter inside
  * a query built by `search-query.ts`, never as syntax of its own.
  */
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../../db/dialect.ts";
 import type { DB } from "../../db/schema.ts";
+import { type ReaderAccess, readableBy } from "../content/readable-sql.ts";
 import { HIT_END, HIT_START, toFts5Query, toTsQuery } from "./search-query.ts";
 
 export interface SearchDocument {
@@ -19,10 +20,8 @@ export interface SearchDocument {
 }
 
 /** Which bodies a reader may read: content tiers (exact stored spellings) and the reader's roles. */
-export interface BodyAccess {
-  tiers: readonly string[];
-  roles: readonly string[];
-}
+/** Who reads: the body counts only where `readableBy` (content/readable-sql.ts) lets this reader in. */
+export type BodyAccess = ReaderAccess;
 
 export interface SearchPageQuery {
   words: readonly string[];
@@ -65,25 +64,6 @@ const HEADLINE_BODY = `StartSel=${HIT_START}, StopSel=${HIT_END}, MaxFragments=2
 export function createSearchRepo(db: Kysely<DB>) {
   const pg = dialectOf(db) === "postgres";
 
-  /**
-   * The access rule in SQL: the item's tier is one the reader reaches, and it requires no role or
-   * one the reader holds. `rolesRequired` is canonical JSON (`["A","B"]`, written by the content
-   * repository): a role is an element exactly when `[` or `,` followed by its JSON string occurs.
-   * Anything unexpected reads as "no access" (fails closed).
-   */
-  function bodyAllowedSql(access: BodyAccess): RawBuilder<boolean> {
-    if (access.tiers.length === 0) return sql<boolean>`(1 = 0)`;
-    const tierOk = sql`c."tier" in (${sql.join([...access.tiers])})`;
-    const needles = access.roles.flatMap((r) => [`[${JSON.stringify(r)}`, `,${JSON.stringify(r)}`]);
-    const roleChecks = needles.map((n) =>
-      pg ? sql`strpos(c."rolesRequired", ${n}) > 0` : sql`instr(c."rolesRequired", ${n}) > 0`,
-    );
-    const rolesOk = roleChecks.length
-      ? sql`(c."rolesRequired" = '[]' or ${sql.join(roleChecks, sql` or `)})`
-      : sql`c."rolesRequired" = '[]'`;
-    return sql<boolean>`(${tierOk} and ${rolesOk})`;
-  }
-
   const sectionSql = (section: string | undefined) =>
     section === undefined ? sql`` : sql`and c."section" = ${section}`;
 
@@ -97,7 +77,7 @@ export function createSearchRepo(db: Kysely<DB>) {
 
   async function search(q: SearchPageQuery): Promise<{ hits: SearchHit[]; total: number | null }> {
     if (q.words.length === 0) return { hits: [], total: 0 };
-    const allowed = bodyAllowedSql(q.access);
+    const allowed = readableBy(q.access, pg ? "postgres" : "sqlite", "c");
     const query = pg
       ? sql<HitRow>`
         with "q" as (select to_tsquery('english', ${toTsQuery(q.words)}) as "q"),

@@ -10,7 +10,7 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { meetsContentTier, TIERS, toAccessContext } from "../../../core/index.ts";
+import { toAccessContext } from "../../../core/index.ts";
 import { BadInputError } from "../../db/errors.ts";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
@@ -96,7 +96,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     const { hits, total } = await repo.search({
       words: parsed.words,
       section: query.section,
-      access: { tiers: TIERS.filter((t) => meetsContentTier(access.tier, t)), roles: access.roles },
+      access: { tier: access.tier, roles: access.roles },
       limit: limit + 1,
       offset,
     });
