@@ -4,7 +4,6 @@ import {
   buildUserContext,
   type Claims,
   NoValidTokensError,
-  planRank,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,
