@@ -29,7 +29,12 @@ export default defineConfig({
         resolve,
         test: {
           name: "unit",
-          include: ["core/**/*.test.ts", "server/**/*.unit.test.ts", "app/**/*.test.{ts,tsx}"],
+          include: [
+            "core/**/*.test.ts",
+            "server/**/*.unit.test.ts",
+            "app/**/*.test.{ts,tsx}",
+            "tests/helpers/*.test.ts",
+          ],
           environment: "node",
           setupFiles,
         },
