@@ -18,6 +18,8 @@ const dialectFree = [
   "server/storage/local-store.int.test.ts",
   "server/storage/s3-store.int.test.ts",
 ];
+/** Every test fails on an unexpected console.error or console.warn (`tests/helpers/console-guard.ts`). */
+const setupFiles = ["tests/setup/console-guard.setup.ts"];
 const postgresOnlyPass = process.env.TEST_DIALECTS === "postgres";
 
 export default defineConfig({
@@ -27,8 +29,14 @@ export default defineConfig({
         resolve,
         test: {
           name: "unit",
-          include: ["core/**/*.test.ts", "server/**/*.unit.test.ts", "app/**/*.test.{ts,tsx}"],
+          include: [
+            "core/**/*.test.ts",
+            "server/**/*.unit.test.ts",
+            "app/**/*.test.{ts,tsx}",
+            "tests/helpers/*.test.ts",
+          ],
           environment: "node",
+          setupFiles,
         },
       },
       {
@@ -38,6 +46,7 @@ export default defineConfig({
           include: ["server/**/*.int.test.ts", "tests/integration/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...(postgresOnlyPass ? dialectFree : [])],
           environment: "node",
+          setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,

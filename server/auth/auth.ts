@@ -5,7 +5,7 @@ import { phoneNumber } from "better-auth/plugins/phone-number";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { username } from "better-auth/plugins/username";
 import type { Kysely } from "kysely";
-import type { Logger } from "pino";
+import { type Logger, pino } from "pino";
 import {
   GROUP_PRECEDENCE,
   LOCKOUT_MESSAGE,
@@ -16,6 +16,7 @@ import type { DB } from "../db/schema.ts";
 import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import { createSubscriptionsRepo } from "../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../modules/users/users.repo.ts";
+import { betterAuthApiErrors, betterAuthLogger } from "./auth-logger.ts";
 import { normaliseIp } from "./client-ip.ts";
 import { authCookieOptions } from "./cookies.ts";
 import { HashBusyError } from "./hash-limiter.ts";
@@ -183,6 +184,8 @@ function otpMail(type: string, otp: string): { subject: string; text: string } {
  */
 export function createAuth(options: AuthOptions) {
   const sec = options.security;
+  /** Better Auth's own log lines; tools without security parts log to stdout at info. */
+  const authLogger = sec?.logger ?? pino({ base: undefined });
   const ipOf = (headers: Headers | null | undefined) => {
     const raw = headers?.get(CLIENT_IP_HEADER);
     return raw ? normaliseIp(raw) : null;
@@ -356,7 +359,8 @@ export function createAuth(options: AuthOptions) {
     },
     database: { db: options.db, type: options.dialect },
     telemetry: { enabled: false },
-    logger: { level: "error" },
+    logger: betterAuthLogger(authLogger),
+    onAPIError: betterAuthApiErrors(authLogger),
     // Endpoints that would hand session tokens to the browser, or bypass the password lockout.
     disabledPaths: [
       "/list-sessions",
