@@ -105,13 +105,13 @@ export function actorHeaders(c: Context): Headers {
 
 export const ipOf = (c: Context) => normaliseIp(c.get("clientIp") as string | undefined);
 
-export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
-  const orgs = () => runtime.services.organizations;
+/**
+ * The wrapper of the signed-in user's account and organisation handlers: resolves the actor,
+ * answers `no-store`, refuses state changes from another Origin and maps service errors.
+ */
+export function userHandler(runtime: Runtime) {
   const actorOf = (c: Context): Promise<UserContext> => runtime.identity.resolveUser(actorHeaders(c));
-
-  /** Runs a handler with the actor; state changes need this app's Origin. */
-  const handle =
-    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
+  return (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
     async (c: Context) => {
       if (opts.mutates) {
         const refused = refuseForeignOrigin(c, runtime);
@@ -125,6 +125,11 @@ export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
         return failFrom(c, runtime, error);
       }
     };
+}
+
+export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
+  const orgs = () => runtime.services.organizations;
+  const handle = userHandler(runtime);
 
   const withJson = (fn: (c: Context, actor: UserContext, body: unknown) => Promise<Response>) =>
     handle(

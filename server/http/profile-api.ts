@@ -15,11 +15,10 @@
  *
  * The avatar upload is outside /api/account/* because that prefix caps bodies at 64 KB.
  */
-import type { Context, Hono } from "hono";
-import type { UserContext } from "../../core/index.ts";
+import type { Hono } from "hono";
 import { AVATAR_MAX_BYTES } from "../modules/users/profile-image.ts";
 import type { Runtime } from "../runtime.ts";
-import { actorHeaders, apiFail, failFrom, ipOf, readJsonObject, refuseForeignOrigin } from "./org-api.ts";
+import { apiFail, ipOf, readJsonObject, userHandler } from "./org-api.ts";
 import { readLimited } from "./read-limited.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -27,23 +26,7 @@ type AnyHono = Hono<any>;
 
 export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
   const profile = () => runtime.services.profile;
-  const actorOf = (c: Context): Promise<UserContext> => runtime.identity.resolveUser(actorHeaders(c));
-
-  const handle =
-    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
-    async (c: Context) => {
-      if (opts.mutates) {
-        const refused = refuseForeignOrigin(c, runtime);
-        if (refused) return refused;
-      }
-      try {
-        const actor = await actorOf(c);
-        c.header("Cache-Control", "no-store");
-        return await fn(c, actor);
-      } catch (error) {
-        return failFrom(c, runtime, error);
-      }
-    };
+  const handle = userHandler(runtime);
 
   app.get(
     "/api/account/profile",
