@@ -207,4 +207,82 @@ describe.each(testDialects())("repositories repository on %s", (dialect) => {
       expect(rows, table).toEqual([]);
     }
   });
+  it("gives every child table the same by-id writes: create, read, update, delete", async () => {
+    const r = await repos.createRepository({ slug: unique("children") });
+    const kinds = [
+      {
+        create: (id: string) => repos.createFile(id, { path: "a/b.txt", type: "file" }),
+        get: repos.getFileById,
+        update: (id: string) => repos.updateFileById(id, { sha: "s2" }),
+        empty: (id: string) => repos.updateFileById(id, {}),
+        remove: repos.deleteFileById,
+        changed: { sha: "s2", name: "b.txt" },
+      },
+      {
+        create: (id: string) => repos.createBranch(id, { name: "dev", sha: "s1" }),
+        get: repos.getBranchById,
+        update: (id: string) => repos.updateBranchById(id, { sha: "s2" }),
+        empty: (id: string) => repos.updateBranchById(id, {}),
+        remove: repos.deleteBranchById,
+        changed: { sha: "s2", isDefault: false },
+      },
+      {
+        create: (id: string) => repos.createIssue(id, { state: "open", number: 9 }),
+        get: repos.getIssue,
+        update: (id: string) => repos.updateIssue(id, { state: "closed" }),
+        empty: (id: string) => repos.updateIssue(id, {}),
+        remove: repos.deleteIssue,
+        changed: { state: "closed", labels: [] },
+      },
+      {
+        create: (id: string) => repos.createWorkflow(id, { state: "active", name: "CI" }),
+        get: repos.getWorkflow,
+        update: (id: string) => repos.updateWorkflow(id, { state: "disabled" }),
+        empty: (id: string) => repos.updateWorkflow(id, {}),
+        remove: repos.deleteWorkflow,
+        changed: { state: "disabled", name: "CI" },
+      },
+    ];
+    for (const [i, kind] of kinds.entries()) {
+      await expect(kind.create("missing"), `kind ${i}`).rejects.toThrow(NotFoundError);
+      const created = await kind.create(r.id);
+      expect(created.repositoryId).toBe(r.id);
+      expect(await kind.get(created.id)).toEqual(created);
+      const updated = await kind.update(created.id);
+      expect(updated, `kind ${i}`).toMatchObject({ id: created.id, ...kind.changed });
+      expect(await kind.empty(created.id)).toEqual(updated);
+      await expect(kind.update("missing"), `kind ${i}`).rejects.toThrow(NotFoundError);
+      expect(await kind.remove(created.id)).toBe(true);
+      expect(await kind.remove(created.id)).toBe(false);
+      expect(await kind.get(created.id)).toBeNull();
+    }
+
+    await repos.createFile(r.id, { path: "taken.md", type: "file" });
+    await expect(repos.createFile(r.id, { path: "taken.md", type: "file" })).rejects.toThrow(ConflictError);
+    await expect(repos.createFile(r.id, { path: "../x", type: "file" })).rejects.toThrow(BadInputError);
+    await repos.createBranch(r.id, { name: "taken", sha: "s" });
+    await expect(repos.createBranch(r.id, { name: "taken", sha: "t" })).rejects.toThrow(ConflictError);
+    await expect(repos.replaceIssues("missing", [])).rejects.toThrow(NotFoundError);
+    await expect(repos.replaceWorkflows("missing", [])).rejects.toThrow(NotFoundError);
+  });
+
+  it("lists the first rows of several repositories in one call", async () => {
+    const a = await repos.createRepository({ slug: unique("many-a") });
+    const b = await repos.createRepository({ slug: unique("many-b") });
+    const c = await repos.createRepository({ slug: unique("many-c") });
+    await repos.replaceIssues(
+      a.id,
+      [1, 2, 3].map((number) => ({ state: "open", number })),
+    );
+    await repos.replaceIssues(b.id, [{ state: "closed", number: 1 }]);
+    await repos.replaceIssues(c.id, [{ state: "open", number: 1 }]);
+
+    const rows = await repos.listChildrenByRepositoryIds("issues", [a.id, b.id], [], 2);
+    const expected = [
+      ...(await repos.listIssues(a.id)).sort((x, y) => x.id.localeCompare(y.id)).slice(0, 2),
+      ...(await repos.listIssues(b.id)),
+    ].sort((x, y) => x.repositoryId.localeCompare(y.repositoryId) || x.id.localeCompare(y.id));
+    expect(rows).toEqual(expected);
+    expect(await repos.listChildrenByRepositoryIds("workflows", [], [], 2)).toEqual([]);
+  });
 });
