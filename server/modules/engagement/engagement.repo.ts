@@ -3,7 +3,7 @@
  * counter inserts or deletes its dedup row and moves the counter in one transaction, and moves
  * it only when a row was actually inserted or deleted, so concurrent requests never count twice.
  */
-import { type Kysely, sql } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import { rethrowConstraintError } from "../../db/errors.ts";
 import type { DB } from "../../db/schema.ts";
@@ -12,11 +12,8 @@ import { toBool } from "../../db/values.ts";
 import { createContentRepo } from "../content/content.repo.ts";
 import type { EngagementCounts, ShareChannel } from "./engagement.schemas.ts";
 
-export interface ViewRow {
-  contentId: string;
-  readerKey: string;
-  day: string;
-}
+/** One view's dedup row: item, reader key and UTC day. */
+export type ViewRow = Insertable<DB["content_view"]>;
 
 export function createEngagementRepo(db: Kysely<DB>) {
   /** One view per item, reader and day: true when this call counted it. */
@@ -143,7 +140,7 @@ export function createEngagementRepo(db: Kysely<DB>) {
   async function completedLessons(
     userId: string,
     courseId: string,
-  ): Promise<Array<{ lessonId: string; completedAt: string }>> {
+  ): Promise<Pick<Selectable<DB["course_progress"]>, "lessonId" | "completedAt">[]> {
     return db
       .selectFrom("course_progress")
       .select(["lessonId", "completedAt"])

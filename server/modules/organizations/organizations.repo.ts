@@ -3,7 +3,7 @@
  * (members) and `org-<slug>-admin` (admins), the tenant subscription (user_subscription with
  * tenantId = organization id) and invitations. No access checks here: see the service.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import { ACTIVE_SUBSCRIPTION_STATUSES, effectiveSubscription } from "../../../core/effective-subscription.ts";
 import type { DB } from "../../db/schema.ts";
@@ -13,42 +13,41 @@ export const memberGroup = (slug: string) => `org-${slug}`;
 export const adminGroup = (slug: string) => `org-${slug}-admin`;
 export const BUSINESS_GROUP_NAME = "Business";
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  slug: string;
+type OrganizationTableRow = Selectable<DB["organization"]>;
+type InvitationTableRow = Selectable<DB["organization_invitation"]>;
+
+/** An organisation: its row with `createdAt` as ISO text and the domain from its metadata. */
+export type OrganizationRow = Pick<OrganizationTableRow, "id" | "name" | "slug"> & {
   createdAt: string;
   domain: string | null;
-}
+};
 
-export interface MemberRow {
-  userId: string;
-  name: string;
-  displayName: string | null;
-  email: string;
-  joinedAt: string;
+/** A member: the user's names and address, when they joined (the member group row), admin or not. */
+export type MemberRow = Pick<Selectable<DB["user"]>, "name" | "displayName" | "email"> & {
+  userId: Selectable<DB["user"]>["id"];
+  joinedAt: Selectable<DB["user_group"]>["createdAt"];
   isAdmin: boolean;
-}
+};
 
-export interface InvitationRow {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  invitedBy: string | null;
-  createdAt: string;
-  expiresAt: string;
-  acceptedAt: string | null;
-}
+/** The invitation columns callers see (never the token hash). */
+const INVITATION_COLUMNS = [
+  "id",
+  "organizationId",
+  "email",
+  "role",
+  "invitedBy",
+  "createdAt",
+  "expiresAt",
+  "acceptedAt",
+] as const satisfies readonly (keyof InvitationTableRow)[];
 
-export interface TenantSubscriptionRow {
-  id: string;
-  userId: string;
-  tier: string;
-  status: string;
-  seats: number | null;
-  expiresAt: string | null;
-}
+export type InvitationRow = Pick<InvitationTableRow, (typeof INVITATION_COLUMNS)[number]>;
+
+/** The organisation's effective subscription, with the seat count from its metadata. */
+export type TenantSubscriptionRow = Pick<
+  Selectable<DB["user_subscription"]>,
+  "id" | "userId" | "tier" | "status" | "expiresAt"
+> & { seats: number | null };
 
 function parseMetadata(text: string | null): Record<string, unknown> {
   if (!text) return {};
@@ -62,13 +61,7 @@ function parseMetadata(text: string | null): Record<string, unknown> {
   }
 }
 
-function orgFromRow(row: {
-  id: string;
-  name: string;
-  slug: string;
-  createdAt: Date | string;
-  metadata: string | null;
-}): OrganizationRow {
+function orgFromRow(row: OrganizationTableRow): OrganizationRow {
   const meta = parseMetadata(row.metadata);
   return {
     id: row.id,
@@ -254,15 +247,12 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
 
     // Invitations ---------------------------------------------------------------------------
 
-    async createInvitation(input: {
-      organizationId: string;
-      email: string;
-      tokenHash: string;
-      role: string;
-      invitedBy: string;
-      createdAt: string;
-      expiresAt: string;
-    }): Promise<InvitationRow> {
+    async createInvitation(
+      input: Pick<
+        InvitationTableRow,
+        "organizationId" | "email" | "tokenHash" | "role" | "createdAt" | "expiresAt"
+      > & { invitedBy: string },
+    ): Promise<InvitationRow> {
       const id = uuidv7();
       await db
         .insertInto("organization_invitation")
@@ -283,16 +273,7 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
     async findInvitationByHash(tokenHash: string): Promise<InvitationRow | null> {
       const row = await db
         .selectFrom("organization_invitation")
-        .select([
-          "id",
-          "organizationId",
-          "email",
-          "role",
-          "invitedBy",
-          "createdAt",
-          "expiresAt",
-          "acceptedAt",
-        ])
+        .select(INVITATION_COLUMNS)
         .where("tokenHash", "=", tokenHash)
         .executeTakeFirst();
       return row ?? null;
@@ -312,16 +293,7 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
     async pendingForOrg(orgId: string, nowIso: string): Promise<InvitationRow[]> {
       return db
         .selectFrom("organization_invitation")
-        .select([
-          "id",
-          "organizationId",
-          "email",
-          "role",
-          "invitedBy",
-          "createdAt",
-          "expiresAt",
-          "acceptedAt",
-        ])
+        .select(INVITATION_COLUMNS)
         .where("organizationId", "=", orgId)
         .where("acceptedAt", "is", null)
         .where("expiresAt", ">", nowIso)
