@@ -28,6 +28,12 @@ export type StringColumn<T extends keyof DB> = {
 /** Every column but the id and the parent key: what a create or an upsert writes. */
 export type ChildColumns<T extends keyof DB, P extends string> = Omit<Insertable<DB[T]>, "id" | P>;
 
+/** A column unique within one parent; `parse` checks (and may normalise) a key a caller gives. */
+export interface NaturalKey<T extends keyof DB> {
+  column: StringColumn<T>;
+  parse?: (value: string) => string;
+}
+
 export interface ChildTableSpec<T extends TableWithId, P extends StringColumn<T>, R, I> {
   table: T;
   /** The record's name in error messages ("repository file"). */
@@ -35,7 +41,7 @@ export interface ChildTableSpec<T extends TableWithId, P extends StringColumn<T>
   /** The column naming the parent row, and the parent's table (its `id`) and name in messages. */
   parent: { column: P; table: TableWithId; entity: string };
   /** A column unique within one parent, for look-ups, deletes and upserts by (parent, key). */
-  naturalKey?: { column: StringColumn<T>; parse?: (value: string) => string };
+  naturalKey?: NaturalKey<T>;
   /** Order of `list` (then `id`, so the order is total). */
   order: readonly (readonly [keyof DB[T] & string, "asc" | "desc"])[];
   fromRow: (row: Selectable<DB[T]>) => R;
@@ -50,8 +56,6 @@ const INSERT_BATCH = 200;
 
 export interface ChildTableRepo<T extends TableWithId, R, I> {
   getById(id: string): Promise<R | null>;
-  /** The row at (parent, natural key), or null. */
-  getByKey(parentId: string, key: string): Promise<R | null>;
   /** The parent's rows in the spec's order; `match` adds equality conditions. */
   list(parentId: string, match?: Partial<Selectable<DB[T]>>): Promise<R[]>;
   /** One keyset page over the whole table (the data API's lists). */
@@ -66,24 +70,40 @@ export interface ChildTableRepo<T extends TableWithId, R, I> {
     conditions: readonly RawBuilder<boolean>[],
     perParent: number,
   ): Promise<R[]>;
-  /** A new row; a taken natural key → ConflictError, unknown parent → NotFoundError. */
+  /** A new row; a taken unique key → ConflictError, unknown parent → NotFoundError. */
   create(parentId: string, input: I): Promise<R>;
-  /** Inserts or replaces the row at (parent, natural key). Unknown parent → NotFoundError. */
-  upsert(parentId: string, input: I): Promise<R>;
   /** Applies the columns `patch` names; an empty patch reads the row. No row → NotFoundError. */
   update(id: string, patch: Partial<I>): Promise<R>;
   /** True when a row was deleted. */
   deleteById(id: string): Promise<boolean>;
-  /** Deletes the rows with the given natural keys, or every row of the parent; the count deleted. */
-  deleteByParent(parentId: string, keys?: readonly string[]): Promise<number>;
+  /** Deletes every row of the parent; the count deleted. */
+  deleteByParent(parentId: string): Promise<number>;
   /** Replaces all rows of the parent in one transaction (a sync). Unknown parent → NotFoundError. */
   replaceAll(parentId: string, inputs: readonly I[]): Promise<void>;
 }
 
+/** A child table with a natural key adds the operations by (parent, key). */
+export interface KeyedChildTableRepo<T extends TableWithId, R, I> extends ChildTableRepo<T, R, I> {
+  /** The row at (parent, key), or null. */
+  getByKey(parentId: string, key: string): Promise<R | null>;
+  /** Inserts or replaces the row at (parent, key). Unknown parent → NotFoundError. */
+  upsert(parentId: string, input: I): Promise<R>;
+  /** Deletes the parent's rows with these keys; the count deleted. */
+  deleteByKeys(parentId: string, keys: readonly string[]): Promise<number>;
+}
+
+export function createChildTableRepo<T extends TableWithId, P extends StringColumn<T>, R, I>(
+  db: Kysely<DB>,
+  spec: ChildTableSpec<T, P, R, I> & { naturalKey: NaturalKey<T> },
+): KeyedChildTableRepo<T, R, I>;
 export function createChildTableRepo<T extends TableWithId, P extends StringColumn<T>, R, I>(
   db: Kysely<DB>,
   spec: ChildTableSpec<T, P, R, I>,
-): ChildTableRepo<T, R, I> {
+): ChildTableRepo<T, R, I>;
+export function createChildTableRepo<T extends TableWithId, P extends StringColumn<T>, R, I>(
+  db: Kysely<DB>,
+  spec: ChildTableSpec<T, P, R, I>,
+): KeyedChildTableRepo<T, R, I> {
   const { entity, fromRow } = spec;
   const table: string = spec.table;
   const parentColumn: string = spec.parent.column;
@@ -94,6 +114,7 @@ export function createChildTableRepo<T extends TableWithId, P extends StringColu
   const anyDb = db as Kysely<any>;
   const toRecord = (row: unknown): R => fromRow(row as Selectable<DB[T]>);
 
+  /** Only reached through the keyed overload, whose spec names the key. */
   function naturalKey(): { column: string; parse: (value: string) => string } {
     const key = spec.naturalKey;
     if (!key) throw new Error(`${table} has no natural key`);
@@ -211,14 +232,19 @@ export function createChildTableRepo<T extends TableWithId, P extends StringColu
       return Number(result.numDeletedRows) > 0;
     },
 
-    async deleteByParent(parentId, keys) {
-      if (keys !== undefined && keys.length === 0) return 0;
-      let query = anyDb.deleteFrom(table).where(parentColumn, "=", parentId);
-      if (keys !== undefined) {
-        const { column, parse } = naturalKey();
-        query = query.where(column, "in", keys.map(parse));
-      }
-      const result = await query.executeTakeFirst();
+    async deleteByParent(parentId) {
+      const result = await anyDb.deleteFrom(table).where(parentColumn, "=", parentId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async deleteByKeys(parentId, keys) {
+      if (keys.length === 0) return 0;
+      const { column, parse } = naturalKey();
+      const result = await anyDb
+        .deleteFrom(table)
+        .where(parentColumn, "=", parentId)
+        .where(column, "in", keys.map(parse))
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
 

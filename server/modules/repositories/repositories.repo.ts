@@ -8,6 +8,7 @@
  * `repository-records.ts`.
  */
 import type { Kysely, RawBuilder } from "kysely";
+import type { ChildTableRepo, TableWithId } from "../../db/child-table-repo.ts";
 import type { KeysetQuery } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
@@ -45,7 +46,9 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
   const branches = createRepositoryBranchRepo(db);
   const issues = createRepositoryIssueRepo(db);
   const workflows = createRepositoryWorkflowRepo(db);
-  const children = { files, branches, issues, workflows };
+  const children: {
+    [K in ChildKind]: Pick<ChildTableRepo<TableWithId, ChildRows[K], never>, "listByParentIds">;
+  } = { files, branches, issues, workflows };
 
   // Repository and category changes show on visitors' cached /resources pages: move the content
   // revision so every process drops its page cache (as content writes do).
@@ -76,7 +79,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       files.upsert(repositoryId, input),
     /** Deletes the given paths, or every file of the repository when `paths` is omitted. */
     deleteFiles: (repositoryId: string, paths?: readonly string[]): Promise<number> =>
-      files.deleteByParent(repositoryId, paths),
+      paths === undefined ? files.deleteByParent(repositoryId) : files.deleteByKeys(repositoryId, paths),
     getFileById: (id: string): Promise<RepositoryFile | null> => files.getById(id),
     listFilePage: (query: PageQuery<RepositoryFile>): Promise<Page<RepositoryFile>> => files.listPage(query),
     /** A new file; a taken (repositoryId, path) → ConflictError, unknown repository → NotFoundError. */
@@ -95,7 +98,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
     upsertBranch: (repositoryId: string, input: RepositoryBranchInput): Promise<RepositoryBranch> =>
       branches.upsert(repositoryId, input),
     deleteBranch: async (repositoryId: string, name: string): Promise<boolean> =>
-      (await branches.deleteByParent(repositoryId, [name])) > 0,
+      (await branches.deleteByKeys(repositoryId, [name])) > 0,
     getBranchById: (id: string): Promise<RepositoryBranch | null> => branches.getById(id),
     listBranchPage: (query: PageQuery<RepositoryBranch>): Promise<Page<RepositoryBranch>> =>
       branches.listPage(query),
@@ -150,8 +153,7 @@ export function createRepositoriesRepo(db: Kysely<DB>) {
       conditions: readonly RawBuilder<boolean>[],
       perRepository: number,
     ): Promise<ChildRows[K][]> {
-      const repo = children[kind] as { listByParentIds(...args: unknown[]): Promise<unknown[]> };
-      return repo.listByParentIds(repositoryIds, conditions, perRepository) as Promise<ChildRows[K][]>;
+      return children[kind].listByParentIds(repositoryIds, conditions, perRepository);
     },
   };
 }
