@@ -20,11 +20,11 @@ import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
-import { readLimited } from "./read-limited.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
+import { readLimited } from "./toolkit.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
 const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";

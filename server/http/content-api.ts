@@ -2,10 +2,11 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { TIERS, type UserContext } from "../../core/index.ts";
 import { type Actor, actorHasScope } from "../auth/identity.ts";
+import { badInputFromZod } from "../errors.ts";
 import { readableBodyLink } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ContentSummary } from "../services.ts";
-import { errorResponse } from "./errors.ts";
+import { errorResponse, fail, sendError } from "./toolkit.ts";
 
 const ListQuery = z
   .object({
@@ -36,13 +37,10 @@ export async function contentActor(c: Context, runtime: Runtime): Promise<Actor 
   c.header("Cache-Control", "private, no-store");
   if (!result.ok) {
     if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-    return c.json({ error: { code: result.code, message: result.message } }, result.status);
+    return fail(c, result.status, result.code, result.message);
   }
   if (!actorHasScope(result.actor, "content:read")) {
-    return c.json(
-      { error: { code: "FORBIDDEN", message: "This credential lacks the content:read scope." } },
-      403,
-    );
+    return fail(c, 403, "FORBIDDEN", "This credential lacks the content:read scope.");
   }
   return result.actor;
 }
@@ -68,13 +66,14 @@ export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSumm
 }
 
 const bodyError = (status: 400 | 403 | 404 | 410, code: string, message: string) =>
-  new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: {
-      "content-type": "application/json",
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
+  errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
+
+/** A query string that fails its schema: 400 naming the parameter ("Invalid limit: …"). */
+export const invalidQuery = (error: z.ZodError) =>
+  badInputFromZod(error, {
+    fallback: "query",
+    message: (field, problem) => `Invalid ${field}: ${problem}`,
+    unknownKey: (keys) => `unknown parameter ${keys.join(", ")}`,
   });
 
 /** REST content API: thin handlers over the content service, which applies access. */
@@ -84,16 +83,7 @@ export function registerContentApi(
 ) {
   app.get("/api/content", async (c) => {
     const parsed = ListQuery.safeParse(c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join(".") || "query";
-      const message =
-        issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
-      return c.json(
-        { error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } },
-        400,
-      );
-    }
+    if (!parsed.success) return sendError(c, invalidQuery(parsed.error), runtime.logger);
     const q = parsed.data;
     const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
@@ -109,25 +99,24 @@ export function registerContentApi(
       c.header("Cache-Control", "private, no-store");
       return c.json({ items: withBodyLinks(runtime, actor, result.items), nextCursor: result.nextCursor });
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 
   app.get("/api/content/:idOrSlug", async (c) => {
     const key = c.req.param("idOrSlug");
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) {
-      return c.json({ error: { code: "BAD_USER_INPUT", message: "Invalid id or slug" } }, 400);
+      return fail(c, 400, "BAD_USER_INPUT", "Invalid id or slug");
     }
     const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
     try {
       const item = await runtime.services.content.getItem(actor.context, key);
-      if (!item)
-        return c.json({ error: { code: "NOT_FOUND", message: `No content with id or slug ${key}` } }, 404);
+      if (!item) return fail(c, 404, "NOT_FOUND", `No content with id or slug ${key}`);
       c.header("Cache-Control", "private, no-store");
       return c.json(withBodyLinks(runtime, actor, [item])[0]);
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 
@@ -171,7 +160,7 @@ export function registerContentApi(
           });
       }
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 }

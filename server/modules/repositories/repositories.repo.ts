@@ -4,7 +4,6 @@
  */
 import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
@@ -19,6 +18,7 @@ import type {
 } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { definedOnly, isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { bumpContentRevision } from "../content/content-revision.ts";
 import { issueLabelsSchema, repositoryPathSchema, repositoryTagsSchema } from "./repositories.schemas.ts";
 
