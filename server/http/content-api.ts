@@ -3,7 +3,7 @@ import { z } from "zod";
 import { TIERS, type UserContext } from "../../core/index.ts";
 import { type Actor, actorHasScope } from "../auth/identity.ts";
 import { badInputFromZod } from "../errors.ts";
-import { readableBodyLink } from "../modules/content/body-links.ts";
+import { type BodyLinkIssuer, readableBodyLink } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ContentSummary } from "../services.ts";
 import { errorResponse, fail, sendError } from "./toolkit.ts";
@@ -32,7 +32,10 @@ const ListQuery = z
  * The actor of a content request (session, bearer ID token, API key or service token; see
  * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`.
  */
-export async function contentActor(c: Context, runtime: Runtime): Promise<Actor | Response> {
+export async function contentActor(
+  c: Context,
+  runtime: Pick<Runtime, "identity">,
+): Promise<Actor | Response> {
   const result = await runtime.identity.resolveActor(c.req.raw.headers);
   c.header("Cache-Control", "private, no-store");
   if (!result.ok) {
@@ -46,7 +49,10 @@ export async function contentActor(c: Context, runtime: Runtime): Promise<Actor 
 }
 
 /** The reader's user context of a content request, or the error response (see `contentActor`). */
-export async function contentReader(c: Context, runtime: Runtime): Promise<UserContext | Response> {
+export async function contentReader(
+  c: Context,
+  runtime: Pick<Runtime, "identity">,
+): Promise<UserContext | Response> {
   const actor = await contentActor(c, runtime);
   return actor instanceof Response ? actor : actor.context;
 }
@@ -58,7 +64,11 @@ export type ApiContentItem = ContentSummary & { presignedUrl?: string; url?: str
  * Adds a body link to each item the actor may read (spec §7 object storage: 3600 s, capped by the
  * credential's end). A link that cannot be signed is logged and the item goes out without one.
  */
-export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSummary[]): ApiContentItem[] {
+export function withBodyLinks(
+  runtime: BodyLinkIssuer,
+  actor: Actor,
+  items: ContentSummary[],
+): ApiContentItem[] {
   return items.map((item) => {
     const url = readableBodyLink(runtime, actor, item);
     return url === null ? item : { ...item, presignedUrl: url, url };
@@ -79,7 +89,9 @@ export const invalidQuery = (error: z.ZodError) =>
 /** REST content API: thin handlers over the content service, which applies access. */
 export function registerContentApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "identity" | "logger" | "bodyLinks"> & {
+    services: Pick<Runtime["services"], "content">;
+  },
 ) {
   app.get("/api/content", async (c) => {
     const parsed = ListQuery.safeParse(c.req.query());

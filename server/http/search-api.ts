@@ -32,7 +32,7 @@ const SearchQuery = z
  */
 export function registerSearchApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "identity" | "logger"> & { services: Pick<Runtime["services"], "search"> },
 ) {
   app.get("/api/search", async (c) => {
     const parsed = SearchQuery.safeParse(c.req.query());

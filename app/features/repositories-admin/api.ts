@@ -74,7 +74,9 @@ export async function adminCall<T = unknown>(
   // The envelope's `field` map (name → problem): the form marks the first field it names.
   const fieldMap = (data as { error?: { field?: unknown } } | null)?.error?.field;
   const field =
-    fieldMap && typeof fieldMap === "object" ? (Object.keys(fieldMap as Record<string, unknown>)[0] ?? null) : null;
+    fieldMap && typeof fieldMap === "object"
+      ? (Object.keys(fieldMap as Record<string, unknown>)[0] ?? null)
+      : null;
   return {
     ok: false,
     status: response.status,

@@ -5,8 +5,8 @@
  * - an admin unlocking an account after lockouts (permission user:manage; an organisation admin
  *   only its organisations' members, core `adminAccess`; audited as `admin_unlock`);
  * - the e-mail behind a username or a verified phone number (sign-in and confirmation codes);
- * - the claims of a signed-in user (ID tokens, the security level) and the audit of credential
- *   events (tokens issued, API keys and service credentials created or revoked).
+ * - the user a session token belongs to (rate limits), the claims of a signed-in user (ID tokens,
+ *   the security level) and the audit of credential events (tokens issued, API keys and service credentials created or revoked).
  *
  * Refusals are errors of the family (`server/errors.ts`); no token ever leaves these operations.
  */
@@ -188,6 +188,16 @@ export function createAccountService(deps: AccountServiceDeps) {
         .where("phoneNumberVerified", "=", true)
         .executeTakeFirst();
       return owner?.email ?? noAccountEmail();
+    },
+
+    /** The user a session token belongs to (no session rules applied: rate limits only count). */
+    async sessionUserId(token: string): Promise<string | null> {
+      const row = await db
+        .selectFrom("session")
+        .select("userId")
+        .where("token", "=", token)
+        .executeTakeFirst();
+      return row?.userId ?? null;
     },
 
     /** The current claims of a signed-in user (groups, tier, roles), as identity builds them. */
