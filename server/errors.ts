@@ -179,7 +179,8 @@ export class ServiceError extends AppError {
 
 /**
  * A zod failure as a BadInputError naming its first issue's field; `format` words the message
- * (each API keeps its own wording) and the field map carries the issue's message.
+ * (each API keeps its own wording) and the field map carries the issue's problem under the field
+ * (or under each unknown key).
  */
 export function badInputFromZod(
   error: z.ZodError,
@@ -198,7 +199,9 @@ export function badInputFromZod(
   const problem = unknownKey
     ? (format.unknownKey?.(unknownKey) ?? `unknown field ${unknownKey.join(", ")}`)
     : issue.message;
-  return new BadInputError(format.message(field, problem), { field: { [field]: problem } });
+  // An unknown key is the field at fault (the message keeps naming where it was found).
+  const fieldMap = unknownKey ? Object.fromEntries(unknownKey.map((key) => [key, problem])) : { [field]: problem };
+  return new BadInputError(format.message(field, problem), { field: fieldMap });
 }
 
 // --- Database driver errors ----------------------------------------------------------------------
