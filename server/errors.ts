@@ -200,7 +200,9 @@ export function badInputFromZod(
     ? (format.unknownKey?.(unknownKey) ?? `unknown field ${unknownKey.join(", ")}`)
     : issue.message;
   // An unknown key is the field at fault (the message keeps naming where it was found).
-  const fieldMap = unknownKey ? Object.fromEntries(unknownKey.map((key) => [key, problem])) : { [field]: problem };
+  const fieldMap = unknownKey
+    ? Object.fromEntries(unknownKey.map((key) => [key, problem]))
+    : { [field]: problem };
   return new BadInputError(format.message(field, problem), { field: fieldMap });
 }
 
