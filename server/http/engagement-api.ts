@@ -12,7 +12,8 @@
  * - DELETE /api/courses/{idOrSlug}/progress/{lessonId} → the progress (lesson unmarked)
  *
  * Likes, shares and progress are personal: a session or a bearer ID token (401 for visitors);
- * API keys and service tokens are refused (403). Errors: `{error: {code, message}}`.
+ * API keys and service tokens are refused (403). Errors: the REST envelope `{error: {code, message,
+ * field?}}` (the field map on a bad share body).
  */
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
