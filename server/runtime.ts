@@ -32,6 +32,7 @@ import { createRepositorySources } from "./modules/repositories/sources/index.ts
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
+import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
 import { createUsersService } from "./modules/users/users.service.ts";
 import type { AppServices } from "./services.ts";
@@ -64,6 +65,8 @@ export interface Runtime {
   resolveUser(headers: Headers): Promise<UserContext>;
   /** API rate limits per user and address, shared through the database (decision 014). */
   rateLimits: RateLimits;
+  /** Sessions, admin unlock, sign-in name look-ups and credential audit (the identity REST handlers). */
+  accounts: AccountService;
   close(): Promise<void>;
 }
 
@@ -316,6 +319,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
+      accounts: createAccountService({
+        db: database.db,
+        now: authSecurity.now,
+        audit: authSecurity.audit,
+        unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
+        logger,
+      }),
       close: async () => {
         revisionWatcher.stop();
         await rateLimits.close();

@@ -20,8 +20,8 @@ import {
   APP_OWNER_GROUP,
   adminAccess,
 } from "../../core/index.ts";
-import { ForbiddenError, UnauthenticatedError } from "../db/errors.ts";
 import type { DB } from "../db/schema.ts";
+import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 import { credentialHash, parseScopes, sameHash } from "./api-keys.ts";
 
 /**

@@ -11,7 +11,7 @@
  */
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { NotFoundError, rethrowConstraintError } from "./errors.ts";
+import { NotFoundError, rethrowConstraintError } from "../errors.ts";
 import { type KeysetQuery, keysetPage } from "./keyset-page.ts";
 import type { Page } from "./pagination.ts";
 import type { DB } from "./schema.ts";

@@ -21,8 +21,8 @@
  */
 import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
+import { BadInputError } from "../errors.ts";
 import type { Dialect } from "./dialect.ts";
-import { BadInputError } from "./errors.ts";
 import { isoInput } from "./values.ts";
 
 /**

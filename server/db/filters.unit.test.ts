@@ -9,8 +9,8 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { describe, expect, it } from "vitest";
+import { BadInputError } from "../errors.ts";
 import type { Dialect } from "./dialect.ts";
-import { BadInputError } from "./errors.ts";
 import { type FilterFields, filterSql, parseFilter, parseSortKeyCondition, sortKeySql } from "./filters.ts";
 
 const fields: FilterFields = { title: "string", views: "number", live: "boolean", at: "datetime" };

@@ -2,7 +2,7 @@
  * JSON columns are text in both dialects and pass through zod on the way in and on the way out.
  */
 import { z } from "zod";
-import { BadInputError, DataIntegrityError } from "./errors.ts";
+import { BadInputError, DataIntegrityError } from "../errors.ts";
 
 function describeIssues(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));

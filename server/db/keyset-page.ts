@@ -8,7 +8,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { BadInputError } from "./errors.ts";
+import { BadInputError } from "../errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, MAX_LIMIT, type Page, toPage } from "./pagination.ts";
 import type { DB } from "./schema.ts";
 

@@ -4,7 +4,7 @@
  * A malformed cursor is a `BadInputError` (code BAD_USER_INPUT), never a crash.
  */
 import { z } from "zod";
-import { BadInputError } from "./errors.ts";
+import { BadInputError } from "../errors.ts";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -2,7 +2,7 @@
  * Conversions between column values and domain values, shared by the repositories.
  */
 import { z } from "zod";
-import { BadInputError } from "./errors.ts";
+import { BadInputError } from "../errors.ts";
 
 /** 0/1 (SQLite) or true/false (PostgreSQL) → boolean. */
 export function toBool(value: boolean | number | bigint | null | undefined): boolean {

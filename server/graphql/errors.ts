@@ -1,8 +1,8 @@
 /**
  * GraphQL errors of the data API: every error a client sees carries `extensions.code`, one of
  * UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT, NOT_FOUND, CONFLICT, RATE_LIMITED (ours), or
- * GraphQL's own for parse and validation errors; never a stack trace. Typed service errors
- * (`server/db/errors.ts`, `ServiceError`) are mapped here once; anything else is logged and
+ * GraphQL's own for parse and validation errors; never a stack trace. The server's error family
+ * (`server/errors.ts`) is mapped here once (codes other than these are masked); anything else is logged and
  * answered as INTERNAL_SERVER_ERROR "Unexpected error." (Yoga's error masking calls `maskError`).
  */
 import { GraphQLError } from "graphql";

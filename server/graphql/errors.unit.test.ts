@@ -1,7 +1,6 @@
 import { GraphQLError } from "graphql";
 import { describe, expect, it, vi } from "vitest";
-import { BadInputError, ConflictError, DataIntegrityError, NotFoundError } from "../db/errors.ts";
-import { ServiceError } from "../modules/organizations/service-error.ts";
+import { BadInputError, ConflictError, DataIntegrityError, NotFoundError, ServiceError } from "../errors.ts";
 import { codeOf, gqlError, maskError, withVariableErrorCode } from "./errors.ts";
 
 /** A resolver error as graphql-js wraps it (path, original error). */

@@ -7,9 +7,8 @@
  * charged the request and left its caller here; the operation's cost is charged in Yoga.
  */
 import type { Hono } from "hono";
-import { allowedOrigins, requestOrigin } from "../http/account-api.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
-import { readLimited } from "../http/read-limited.ts";
+import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
 import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";

@@ -16,18 +16,17 @@
  * - POST   /api/admin/repository-categories {slug, name, …} → 201 {category}
  * - PATCH  /api/admin/repository-categories/{id} {version, name?, sortOrder?, isVisible?, …} → {category}
  *
- * State changes need this site's Origin (CSRF); bodies are at most 64 KB. Errors:
- * `{error: {code, message, field?}}`.
+ * State changes need this site's Origin (CSRF); bodies are at most 64 KB. Errors: the REST
+ * envelope `{error: {code, message, field?: {name: problem}}}`.
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { BadInputError } from "../errors.ts";
 import { actorFromUserContext, type ServiceActor } from "../modules/actor.ts";
 import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
 import { safeDirectory } from "../modules/repositories/sources/paths.ts";
 import type { Runtime } from "../runtime.ts";
-import { allowedOrigins, requestOrigin } from "./account-api.ts";
-import { logRequestFailure } from "./client-abort.ts";
-import { readLimited } from "./read-limited.ts";
+import { fail, handler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -40,71 +39,18 @@ export type RepositorySyncStatus = "never-synced" | "synced" | "failed";
 /** A repository as the admin screen sees it: the row plus its sync status. */
 export type AdminRepository = GitHubRepository & { status: RepositorySyncStatus };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500;
-
-const STATUS_BY_CODE: Record<string, ErrorStatus> = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-};
-
-function fail(c: Context, status: ErrorStatus, code: string, message: string, field?: string) {
-  c.header("Cache-Control", "no-store");
-  return c.json({ error: field ? { code, message, field } : { code, message } }, status);
-}
-
-/** The field a service message names ("input.localPath: …" or "slug: …"), when it names one. */
-function fieldOf(message: string): string | undefined {
-  const match = /^(?:input\.)?([A-Za-z][A-Za-z0-9]*)(?:[.:\s]|$)/.exec(message);
-  if (!match) return undefined;
-  const name = match[1]!;
-  return KNOWN_FIELDS.has(name) ? name : undefined;
-}
-const KNOWN_FIELDS = new Set([
-  "source",
-  "localPath",
-  "owner",
-  "name",
-  "slug",
-  "displayName",
-  "description",
-  "category",
-  "tags",
-  "sortOrder",
-  "isEnabled",
-  "isVisible",
-  "icon",
-  "version",
-]);
-
-/** A typed service error → its status; anything else → 500 without details (logged). */
-function failFrom(c: Context, runtime: Runtime, error: unknown) {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code === "string" && code in STATUS_BY_CODE) {
-    let message = (error as Error).message;
-    if (message === "repository path is not valid") {
-      return fail(c, 400, code, "localPath: must be a folder inside the repositories folder", "localPath");
-    }
-    const field = fieldOf(message);
-    if (message.startsWith("input.")) message = message.slice("input.".length);
-    return fail(c, STATUS_BY_CODE[code]!, code, message, field);
-  }
-  logRequestFailure(runtime.logger, c, error, "admin repositories request failed");
-  return fail(c, 500, "INTERNAL", "An unexpected error occurred");
-}
-
-/** The first zod issue as a 400 naming its field. */
-function invalid(c: Context, error: z.ZodError) {
+/** The first zod issue as a BadInputError naming its field ("owner: …", field {owner: …}). */
+function invalid(error: z.ZodError): BadInputError {
   const issue = error.issues[0];
   if (issue?.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "field";
-    return fail(c, 400, "BAD_USER_INPUT", `${key}: cannot be set here`, key);
+    return new BadInputError(`${key}: cannot be set here`, { field: { [key]: "cannot be set here" } });
   }
   const field = issue?.path.length ? issue.path.map(String).join(".") : undefined;
   const message = issue?.message ?? "is not valid";
-  return fail(c, 400, "BAD_USER_INPUT", field ? `${field}: ${message}` : message, field?.split(".")[0]);
+  return new BadInputError(field ? `${field}: ${message}` : message, {
+    field: field ? { [field.split(".")[0]!]: message } : undefined,
+  });
 }
 
 const slug = z
@@ -227,7 +173,12 @@ const toAdmin = (row: GitHubRepository): AdminRepository => ({ ...row, status: s
 
 const label = (row: GitHubRepository) => row.displayName ?? row.fullName ?? row.name ?? row.slug;
 
-export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): void {
+export function registerAdminRepositoriesApi(
+  app: AnyHono,
+  runtime: Pick<Runtime, "env" | "logger" | "identity"> & {
+    services: Pick<Runtime["services"], "repositories">;
+  },
+): void {
   const service = () => runtime.services.repositories;
 
   /** The actor from the session cookie; credentials other than the session are refused. */
@@ -253,31 +204,21 @@ export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): vo
     return null;
   };
 
-  const handle =
-    (fn: (c: Context, actor: ServiceActor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
-    async (c: Context) => {
-      c.header("Cache-Control", "no-store");
-      if (opts.mutates) {
-        const origin = requestOrigin(c);
-        if (!origin || !allowedOrigins(c, runtime).has(origin)) {
-          return fail(
-            c,
-            403,
-            "FORBIDDEN_ORIGIN",
-            "This request did not come from this site, so it was refused.",
-          );
-        }
-      }
-      try {
+  const handle = (
+    fn: (c: Context, actor: ServiceActor) => Promise<Response>,
+    opts: { mutates?: boolean } = {},
+  ) =>
+    handler(
+      runtime,
+      async (c) => {
         const actor = await actorOf(c);
         if (actor instanceof Response) return actor;
         const refused = requireAdmin(actor, c);
         if (refused) return refused;
-        return await fn(c, actor);
-      } catch (error) {
-        return failFrom(c, runtime, error);
-      }
-    };
+        return fn(c, actor);
+      },
+      { ...opts, logMessage: "admin repositories request failed" },
+    );
 
   /** A handler with a JSON object body parsed by `schema`. */
   const withBody = <S extends z.ZodType>(
@@ -286,26 +227,9 @@ export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): vo
   ) =>
     handle(
       async (c, actor) => {
-        const bytes = await readLimited(c.req.raw, ADMIN_REPOSITORIES_BODY_LIMIT);
-        if (bytes === null) {
-          return fail(
-            c,
-            413,
-            "PAYLOAD_TOO_LARGE",
-            `The request body is larger than ${ADMIN_REPOSITORIES_BODY_LIMIT / 1024} KB.`,
-          );
-        }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-        } catch {
-          return fail(c, 400, "INVALID_JSON", "The request body is not valid JSON.");
-        }
-        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-          return fail(c, 400, "INVALID_BODY", "The request body must be a JSON object.");
-        }
-        const result = schema.safeParse(parsed);
-        if (!result.success) return invalid(c, result.error);
+        const body = await readJsonObject(c, { limit: ADMIN_REPOSITORIES_BODY_LIMIT });
+        const result = schema.safeParse(body);
+        if (!result.success) throw invalid(result.error);
         return fn(c, actor, result.data);
       },
       { mutates: true },
@@ -336,11 +260,13 @@ export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): vo
   }
 
   /** A category slug must name an existing category (null clears it). */
-  async function checkCategory(c: Context, actor: ServiceActor, value: string | null | undefined) {
-    if (value === undefined || value === null) return null;
+  async function checkCategory(actor: ServiceActor, value: string | null | undefined): Promise<void> {
+    if (value === undefined || value === null) return;
     const known = await allCategories(actor);
-    if (known.some((k) => k.slug === value)) return null;
-    return fail(c, 400, "BAD_USER_INPUT", `category: no category '${value}'`, "category");
+    if (known.some((k) => k.slug === value)) return;
+    throw new BadInputError(`category: no category '${value}'`, {
+      field: { category: `no category '${value}'` },
+    });
   }
 
   app.get(
@@ -354,8 +280,7 @@ export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): vo
   app.post(
     "/api/admin/repositories",
     withBody(AddBody, async (c, actor, body) => {
-      const refused = await checkCategory(c, actor, body.category);
-      if (refused) return refused;
+      await checkCategory(actor, body.category);
       // A new repository goes to the end of the list unless an order is given.
       const sortOrder =
         body.sortOrder ??
@@ -371,8 +296,7 @@ export function registerAdminRepositoriesApi(app: AnyHono, runtime: Runtime): vo
   app.patch(
     "/api/admin/repositories/:id",
     withBody(PatchBody, async (c, actor, body) => {
-      const refused = await checkCategory(c, actor, body.category);
-      if (refused) return refused;
+      await checkCategory(actor, body.category);
       const { version: expected, ...patch } = body;
       const repository = await service().updateGitHubRepository(
         actor,

@@ -8,7 +8,7 @@ import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
-import { allowedOrigins, registerAccountApi } from "./account-api.ts";
+import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
@@ -20,11 +20,11 @@ import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
-import { readLimited } from "./read-limited.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
+import { allowedOrigins, errorResponse, fail, readLimited, tooLargeMessage } from "./toolkit.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
 const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";
@@ -39,7 +39,11 @@ type Env = { Variables: { nonce: string; clientIp: string } };
 /** Largest request body accepted by the auth, account and admin APIs. */
 export const AUTH_BODY_LIMIT = 64 * 1024;
 
-const jsonError = (status: number, code: string, message: string) =>
+/**
+ * An answer of ours on a Better Auth endpoint (/api/auth/*): the shape of Better Auth's own errors,
+ * `{code, message}`, which its client reads. Every other API answers the toolkit's envelope.
+ */
+const authError = (status: number, code: string, message: string) =>
   new Response(JSON.stringify({ code, message }), {
     status,
     headers: { "content-type": "application/json", "cache-control": "no-store" },
@@ -90,7 +94,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     // A client that went away mid-body (an aborted upload) is one info line, without the stack.
     logRequestFailure(runtime.logger, c, error, "unhandled error");
     if (isClientAbort(error, c)) return c.body(null, 400);
-    return c.json({ error: { code: "INTERNAL", message: "An unexpected error occurred" } }, 500);
+    return fail(c, 500, "INTERNAL", "An unexpected error occurred");
   });
 
   app.use("*", async (c, next) => {
@@ -123,11 +127,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     app.use(prefix, async (c, next) => {
       const declared = Number(c.req.header("content-length") ?? "0");
       if (declared > AUTH_BODY_LIMIT) {
-        return jsonError(
-          413,
-          "PAYLOAD_TOO_LARGE",
-          `The request body is larger than ${AUTH_BODY_LIMIT / 1024} KB.`,
-        );
+        const message = tooLargeMessage(AUTH_BODY_LIMIT);
+        return prefix === "/api/auth/*"
+          ? authError(413, "PAYLOAD_TOO_LARGE", message)
+          : errorResponse(413, "PAYLOAD_TOO_LARGE", message);
       }
       await next();
     });
@@ -143,7 +146,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     if (c.req.method === "POST") {
       const origin = c.req.header("origin");
       if (origin && origin !== "null" && !allowedOrigins(c, runtime).has(origin)) {
-        return jsonError(
+        return authError(
           403,
           "FORBIDDEN_ORIGIN",
           "This request did not come from this site, so it was refused.",
@@ -151,11 +154,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       }
       const read = await readLimited(c.req.raw, AUTH_BODY_LIMIT);
       if (read === null) {
-        return jsonError(
-          413,
-          "PAYLOAD_TOO_LARGE",
-          `The request body is larger than ${AUTH_BODY_LIMIT / 1024} KB.`,
-        );
+        return authError(413, "PAYLOAD_TOO_LARGE", tooLargeMessage(AUTH_BODY_LIMIT));
       }
       body = read;
       const type = c.req.header("content-type") ?? "";
@@ -164,10 +163,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         try {
           parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
         } catch {
-          return jsonError(400, "INVALID_JSON", "The request body is not valid JSON.");
+          return authError(400, "INVALID_JSON", "The request body is not valid JSON.");
         }
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-          return jsonError(400, "INVALID_BODY", "The request body must be a JSON object.");
+          return authError(400, "INVALID_BODY", "The request body must be a JSON object.");
         }
         const fields = parsed as Record<string, unknown>;
         if (
@@ -178,13 +177,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
           // Confirmation codes by username (spec: "e-mail or username + code"): the account's
           // e-mail is looked up here; an unknown username gets the same answer as an unknown e-mail.
           const { username, ...rest } = fields;
-          const owner = await runtime.database.db
-            .selectFrom("user")
-            .select("email")
-            .where("username", "=", username.trim().toLowerCase())
-            .executeTakeFirst();
-          const email =
-            owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
+          const email = await runtime.accounts.emailForUsername(username);
           body = new TextEncoder().encode(JSON.stringify({ ...rest, email }));
           headers.delete("content-length");
         }
@@ -193,21 +186,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
           // then the e-mail sign-in runs with its lockout, confirmation and second-factor rules.
           const { phoneNumber, password, ...rest } = parsed as Record<string, unknown>;
           if (typeof phoneNumber !== "string" || !/^\+?[0-9 ()-]{6,24}$/.test(phoneNumber)) {
-            return jsonError(
+            return authError(
               400,
               "VALIDATION_ERROR",
               "Enter the phone number in international format, e.g. +15550100.",
             );
           }
-          const owner = await runtime.database.db
-            .selectFrom("user")
-            .select("email")
-            .where("phoneNumber", "=", phoneNumber.replace(/[ ()-]/g, ""))
-            .where("phoneNumberVerified", "=", true)
-            .executeTakeFirst();
           // An unknown number signs in as an address no account has: the same answer and cost.
-          const email =
-            owner?.email ?? `no-account-${createNonce().replace(/[^A-Za-z0-9]/g, "")}@invalid.local`;
+          const email = await runtime.accounts.emailForVerifiedPhone(phoneNumber);
           body = new TextEncoder().encode(JSON.stringify({ ...rest, email, password }));
           headers.delete("content-length");
           authUrl = new URL("/api/auth/sign-in/email", c.req.url).toString();
@@ -226,7 +212,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       );
     } catch (error) {
       runtime.logger.warn({ err: error, path: c.req.path }, "auth request failed");
-      return jsonError(400, "BAD_REQUEST", "The request could not be processed.");
+      return authError(400, "BAD_REQUEST", "The request could not be processed.");
     }
     if (response.status === 429 && !response.headers.has("retry-after")) {
       const retry = response.headers.get("x-retry-after");
@@ -263,7 +249,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
   registerGraphQL(app, runtime, options.mode); // POST /graphql (GraphiQL on GET outside production)
 
-  app.all("/api/*", (c) => c.json({ error: { code: "NOT_FOUND", message: `No API at ${c.req.path}` } }, 404));
+  app.all("/api/*", (c) => fail(c, 404, "NOT_FOUND", `No API at ${c.req.path}`));
 
   if (options.clientDir) {
     const root = options.clientDir;

@@ -2,10 +2,11 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { TIERS, type UserContext } from "../../core/index.ts";
 import { type Actor, actorHasScope } from "../auth/identity.ts";
-import { readableBodyLink } from "../modules/content/body-links.ts";
+import { badInputFromZod } from "../errors.ts";
+import { type BodyLinkIssuer, readableBodyLink } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ContentSummary } from "../services.ts";
-import { errorResponse } from "./errors.ts";
+import { errorResponse, fail, sendError } from "./toolkit.ts";
 
 const ListQuery = z
   .object({
@@ -31,24 +32,27 @@ const ListQuery = z
  * The actor of a content request (session, bearer ID token, API key or service token; see
  * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`.
  */
-export async function contentActor(c: Context, runtime: Runtime): Promise<Actor | Response> {
+export async function contentActor(
+  c: Context,
+  runtime: Pick<Runtime, "identity">,
+): Promise<Actor | Response> {
   const result = await runtime.identity.resolveActor(c.req.raw.headers);
   c.header("Cache-Control", "private, no-store");
   if (!result.ok) {
     if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-    return c.json({ error: { code: result.code, message: result.message } }, result.status);
+    return fail(c, result.status, result.code, result.message);
   }
   if (!actorHasScope(result.actor, "content:read")) {
-    return c.json(
-      { error: { code: "FORBIDDEN", message: "This credential lacks the content:read scope." } },
-      403,
-    );
+    return fail(c, 403, "FORBIDDEN", "This credential lacks the content:read scope.");
   }
   return result.actor;
 }
 
 /** The reader's user context of a content request, or the error response (see `contentActor`). */
-export async function contentReader(c: Context, runtime: Runtime): Promise<UserContext | Response> {
+export async function contentReader(
+  c: Context,
+  runtime: Pick<Runtime, "identity">,
+): Promise<UserContext | Response> {
   const actor = await contentActor(c, runtime);
   return actor instanceof Response ? actor : actor.context;
 }
@@ -60,7 +64,11 @@ export type ApiContentItem = ContentSummary & { presignedUrl?: string; url?: str
  * Adds a body link to each item the actor may read (spec §7 object storage: 3600 s, capped by the
  * credential's end). A link that cannot be signed is logged and the item goes out without one.
  */
-export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSummary[]): ApiContentItem[] {
+export function withBodyLinks(
+  runtime: BodyLinkIssuer,
+  actor: Actor,
+  items: ContentSummary[],
+): ApiContentItem[] {
   return items.map((item) => {
     const url = readableBodyLink(runtime, actor, item);
     return url === null ? item : { ...item, presignedUrl: url, url };
@@ -68,32 +76,26 @@ export function withBodyLinks(runtime: Runtime, actor: Actor, items: ContentSumm
 }
 
 const bodyError = (status: 400 | 403 | 404 | 410, code: string, message: string) =>
-  new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: {
-      "content-type": "application/json",
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
+  errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
+
+/** A query string that fails its schema: 400 naming the parameter ("Invalid limit: …"). */
+export const invalidQuery = (error: z.ZodError) =>
+  badInputFromZod(error, {
+    fallback: "query",
+    message: (field, problem) => `Invalid ${field}: ${problem}`,
+    unknownKey: (keys) => `unknown parameter ${keys.join(", ")}`,
   });
 
 /** REST content API: thin handlers over the content service, which applies access. */
 export function registerContentApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "identity" | "logger" | "bodyLinks"> & {
+    services: Pick<Runtime["services"], "content">;
+  },
 ) {
   app.get("/api/content", async (c) => {
     const parsed = ListQuery.safeParse(c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join(".") || "query";
-      const message =
-        issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
-      return c.json(
-        { error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } },
-        400,
-      );
-    }
+    if (!parsed.success) return sendError(c, invalidQuery(parsed.error), runtime.logger);
     const q = parsed.data;
     const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
@@ -109,25 +111,24 @@ export function registerContentApi(
       c.header("Cache-Control", "private, no-store");
       return c.json({ items: withBodyLinks(runtime, actor, result.items), nextCursor: result.nextCursor });
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 
   app.get("/api/content/:idOrSlug", async (c) => {
     const key = c.req.param("idOrSlug");
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) {
-      return c.json({ error: { code: "BAD_USER_INPUT", message: "Invalid id or slug" } }, 400);
+      return fail(c, 400, "BAD_USER_INPUT", "Invalid id or slug");
     }
     const actor = await contentActor(c, runtime);
     if (actor instanceof Response) return actor;
     try {
       const item = await runtime.services.content.getItem(actor.context, key);
-      if (!item)
-        return c.json({ error: { code: "NOT_FOUND", message: `No content with id or slug ${key}` } }, 404);
+      if (!item) return fail(c, 404, "NOT_FOUND", `No content with id or slug ${key}`);
       c.header("Cache-Control", "private, no-store");
       return c.json(withBodyLinks(runtime, actor, [item])[0]);
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 
@@ -171,7 +172,7 @@ export function registerContentApi(
           });
       }
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 }

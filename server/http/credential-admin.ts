@@ -7,57 +7,31 @@
 import type { Context } from "hono";
 import { type AdminOperationName, adminAccess, toAccessContext } from "../../core/index.ts";
 import type { CredentialAdmin } from "../auth/service-credentials.ts";
+import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 import type { Runtime } from "../runtime.ts";
+import { actorHeaders } from "./toolkit.ts";
 
-function apiError(c: Context, status: 401 | 403, code: string, message: string) {
-  c.header("Cache-Control", "no-store");
-  return c.json({ error: { code, message } }, status);
-}
-
-export function credentialAdminChecks(runtime: Runtime, headersOf: (c: Context) => Headers) {
-  /**
-   * The admin asking, or the refusal: 401 nobody or a bad credential; 403 an API key or a
-   * service token, a missing permission or a missing scope (organisation admins), with a message.
-   */
-  async function credentialAdmin(
-    c: Context,
-    operation: AdminOperationName,
-  ): Promise<{ ok: true; actor: CredentialAdmin } | { ok: false; response: Response }> {
-    const result = await runtime.identity.resolveActor(headersOf(c));
-    if (!result.ok) return { ok: false, response: apiError(c, 401, "UNAUTHENTICATED", result.message) };
+/**
+ * The admin asking, or the refusal thrown: 401 nobody or a bad credential; 403 an API key or a
+ * service token, a missing permission or a missing scope (organisation admins), with a message.
+ */
+export function credentialAdminChecks(deps: Pick<Runtime, "identity">) {
+  return async (c: Context, operation: AdminOperationName): Promise<CredentialAdmin> => {
+    const result = await deps.identity.resolveActor(actorHeaders(c));
+    if (!result.ok) throw new UnauthenticatedError(result.message);
     const { actor } = result;
     if (actor.kind === "api-key" || actor.kind === "service") {
-      return {
-        ok: false,
-        response: apiError(
-          c,
-          403,
-          "FORBIDDEN",
-          "Service credentials are managed by a signed-in platform administrator; API keys and service tokens are refused.",
-        ),
-      };
+      throw new ForbiddenError(
+        "Service credentials are managed by a signed-in platform administrator; API keys and service tokens are refused.",
+      );
     }
     const access = toAccessContext(actor.context);
     const decision = adminAccess(operation, access);
     if (decision.kind === "denied") {
-      return {
-        ok: false,
-        response:
-          decision.reason === "auth"
-            ? apiError(c, 401, "UNAUTHENTICATED", decision.message)
-            : apiError(c, 403, "FORBIDDEN", decision.message),
-      };
+      throw decision.reason === "auth"
+        ? new UnauthenticatedError(decision.message)
+        : new ForbiddenError(decision.message);
     }
-    return { ok: true, actor: access };
-  }
-
-  /** A service-credential operation's own refusal → 401/403 with its message; others rethrown. */
-  function refused(c: Context, error: unknown) {
-    const code = (error as { code?: unknown })?.code;
-    if (code === "UNAUTHENTICATED") return apiError(c, 401, "UNAUTHENTICATED", (error as Error).message);
-    if (code === "FORBIDDEN") return apiError(c, 403, "FORBIDDEN", (error as Error).message);
-    throw error;
-  }
-
-  return { credentialAdmin, refused };
+    return access;
+  };
 }

@@ -12,13 +12,16 @@
  * - DELETE /api/courses/{idOrSlug}/progress/{lessonId} → the progress (lesson unmarked)
  *
  * Likes, shares and progress are personal: a session or a bearer ID token (401 for visitors);
- * API keys and service tokens are refused (403). Errors: `{error: {code, message}}`.
+ * API keys and service tokens are refused (403). Errors: the REST envelope `{error: {code, message,
+ * field?}}` (the field map on a bad share body).
  */
 import type { Context, Hono } from "hono";
+import type { z } from "zod";
 import type { UserContext } from "../../core/index.ts";
+import { badInputFromZod } from "../errors.ts";
 import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
-import { actorHeaders, apiFail, failFrom, ipOf, readJsonObject, refuseForeignOrigin } from "./org-api.ts";
+import { actorHeaders, fail, ipOf, readJsonObject, refuseForeignOrigin, sendError } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -32,10 +35,19 @@ interface HandleOptions {
   signInFor?: string;
 }
 
+/** A body that fails its schema: 400 naming the field ("Invalid channel: …"). */
+const invalidBody = (error: z.ZodError) =>
+  badInputFromZod(error, { fallback: "body", message: (field, problem) => `Invalid ${field}: ${problem}` });
+
 /** Path parameters that must be ids or slugs. */
 const KEY_PARAMS = ["idOrSlug", "lessonId"] as const;
 
-export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
+export function registerEngagementApi(
+  app: AnyHono,
+  runtime: Pick<Runtime, "env" | "logger" | "identity"> & {
+    services: Pick<Runtime["services"], "engagement">;
+  },
+): void {
   const engagement = () => runtime.services.engagement;
 
   const handle =
@@ -45,7 +57,7 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
       for (const name of KEY_PARAMS) {
         const value = c.req.param(name);
         if (value !== undefined && !contentKeySchema.safeParse(value).success) {
-          return apiFail(
+          return fail(
             c,
             400,
             "BAD_USER_INPUT",
@@ -64,11 +76,11 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
         const result = await runtime.identity.resolveActor(actorHeaders(c));
         if (!result.ok) {
           if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-          return apiFail(c, result.status, result.code, result.message);
+          return fail(c, result.status, result.code, result.message);
         }
         const { actor } = result;
         if (actor.kind === "api-key" || actor.kind === "service") {
-          return apiFail(
+          return fail(
             c,
             403,
             "FORBIDDEN",
@@ -76,11 +88,11 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
           );
         }
         if (opts.personal && actor.kind === "visitor") {
-          return apiFail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
+          return fail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
         }
         return await fn(c, actor.context);
       } catch (error) {
-        return failFrom(c, runtime, error);
+        return sendError(c, error, runtime.logger);
       }
     };
 
@@ -111,16 +123,8 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
     "/api/content/:idOrSlug/share",
     handle(
       async (c, actor) => {
-        const read = await readJsonObject(c);
-        if (!read.ok) return read.response;
-        const parsed = shareBodySchema.safeParse(read.body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const field = issue.path.join(".") || "body";
-          const message =
-            issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
-          return apiFail(c, 400, "BAD_USER_INPUT", `Invalid ${field}: ${message}`, { [field]: message });
-        }
+        const parsed = shareBodySchema.safeParse(await readJsonObject(c));
+        if (!parsed.success) throw invalidBody(parsed.error);
         const { shareCount } = await engagement().recordShare(
           actor,
           c.req.param("idOrSlug")!,

@@ -3,7 +3,7 @@ import type { Runtime } from "../runtime.ts";
 import { LocalObjectStore } from "../storage/local-store.ts";
 import { assertValidKey, isValidContentType } from "../storage/object-store.ts";
 import { keyFromObjectsPath, OBJECTS_PATH } from "../storage/url-signer.ts";
-import { readLimited } from "./read-limited.ts";
+import { errorResponse, readLimited } from "./toolkit.ts";
 
 /** Largest body a presigned PUT link accepts. */
 export const OBJECT_UPLOAD_LIMIT = 25 * 1024 * 1024;
@@ -49,16 +49,8 @@ const isKey = (key: string) => {
   }
 };
 
-function error(status: 400 | 403 | 404 | 405 | 413, code: string, message: string): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: {
-      "content-type": "application/json",
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-}
+const error = (status: 400 | 403 | 404 | 405 | 413, code: string, message: string): Response =>
+  errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
 
 /**
  * The local store's signed links: `/api/objects/<key>?exp=<epoch s>&sig=<base64url>` for GET and
@@ -68,7 +60,7 @@ function error(status: 400 | 403 | 404 | 405 | 413, code: string, message: strin
  */
 export function registerObjectsApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "storage">,
 ) {
   const handle = async (c: Context) => {
     const store = runtime.storage;

@@ -18,15 +18,18 @@
 import type { Hono } from "hono";
 import { AVATAR_MAX_BYTES } from "../modules/users/profile-image.ts";
 import type { Runtime } from "../runtime.ts";
-import { apiFail, ipOf, readJsonObject, userHandler } from "./org-api.ts";
-import { readLimited } from "./read-limited.ts";
+import { type UserHandlerDeps, userHandler } from "./org-api.ts";
+import { fail, ipOf, readJsonObject, readLimited } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
 
-export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
-  const profile = () => runtime.services.profile;
-  const handle = userHandler(runtime);
+export function registerProfileApi(
+  app: AnyHono,
+  deps: UserHandlerDeps & Pick<Runtime, "authSecurity"> & { services: Pick<Runtime["services"], "profile"> },
+): void {
+  const profile = () => deps.services.profile;
+  const handle = userHandler(deps);
 
   app.get(
     "/api/account/profile",
@@ -37,9 +40,8 @@ export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
     "/api/account/profile",
     handle(
       async (c, actor) => {
-        const read = await readJsonObject(c);
-        if (!read.ok) return read.response;
-        return c.json({ profile: await profile().update(actor, read.body, { ip: ipOf(c) }) });
+        const body = await readJsonObject(c);
+        return c.json({ profile: await profile().update(actor, body, { ip: ipOf(c) }) });
       },
       { mutates: true },
     ),
@@ -47,11 +49,11 @@ export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
 
   const upload = handle(
     async (c, actor) => {
-      if (actor.authStatus === "visitor") return apiFail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+      if (actor.authStatus === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
       const bytes = await readLimited(c.req.raw, AVATAR_MAX_BYTES);
-      if (bytes === null) return apiFail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
+      if (bytes === null) return fail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
       if (bytes.byteLength === 0) {
-        return apiFail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", {
+        return fail(c, 400, "BAD_USER_INPUT", "Choose an image to upload.", {
           avatar: "Choose an image to upload.",
         });
       }
@@ -107,10 +109,8 @@ export function registerProfileApi(app: AnyHono, runtime: Runtime): void {
     "/api/account/delete",
     handle(
       async (c, actor) => {
-        const read = await readJsonObject(c);
-        if (!read.ok) return read.response;
-        await profile().deleteAccount(actor, read.body, { ip: ipOf(c) });
-        c.header("Set-Cookie", runtime.authSecurity.guard.clearCookie, { append: true });
+        await profile().deleteAccount(actor, await readJsonObject(c), { ip: ipOf(c) });
+        c.header("Set-Cookie", deps.authSecurity.guard.clearCookie, { append: true });
         return c.body(null, 204);
       },
       { mutates: true },

@@ -18,6 +18,7 @@ import { bearerToken } from "../auth/identity.ts";
 import { API_VERSION } from "../graphql/limits.ts";
 import { type RateCaller, type RateVerdict, rateLimitMessage } from "../modules/rate-limits/rate-limits.ts";
 import type { Runtime } from "../runtime.ts";
+import { errorEnvelope } from "./toolkit.ts";
 
 export type { RateCaller };
 
@@ -51,7 +52,7 @@ function expiringCache<V>() {
 }
 
 /** Finds who a request is charged to: a verified user or key, or null (a visitor). */
-export function createRateCallers(runtime: Pick<Runtime, "tokens" | "authSecurity" | "database">) {
+export function createRateCallers(runtime: Pick<Runtime, "tokens" | "authSecurity" | "accounts">) {
   const sessions = expiringCache<string | null>();
   const tokens = expiringCache<string>();
   const guard = runtime.authSecurity.guard;
@@ -62,12 +63,8 @@ export function createRateCallers(runtime: Pick<Runtime, "tokens" | "authSecurit
     const key = digest(token);
     const cached = sessions.get(key);
     if (cached !== undefined) return cached;
-    const row = await runtime.database.db
-      .selectFrom("session")
-      .select("userId")
-      .where("token", "=", token)
-      .executeTakeFirst();
-    const user = row ? `u:${row.userId}` : null;
+    const userId = await runtime.accounts.sessionUserId(token);
+    const user = userId ? `u:${userId}` : null;
     sessions.set(key, user, user ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS);
     return user;
   }
@@ -143,7 +140,7 @@ export function tooManyRequests(path: string, verdict: Extract<RateVerdict, { ok
           errors: [{ message, extensions: { code: "RATE_LIMITED", retryAfter: verdict.retryAfterS } }],
           extensions: { apiVersion: API_VERSION },
         }
-      : { error: { code: "RATE_LIMITED", message } };
+      : errorEnvelope("RATE_LIMITED", message);
   return new Response(JSON.stringify(body), {
     status: 429,
     headers: {
@@ -155,8 +152,10 @@ export function tooManyRequests(path: string, verdict: Extract<RateVerdict, { ok
 }
 
 /** The middleware; `clientIp` must already be set on the context (app.ts). */
-// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
-export function rateLimitMiddleware(runtime: Runtime): MiddlewareHandler<any> {
+export function rateLimitMiddleware(
+  runtime: Pick<Runtime, "tokens" | "authSecurity" | "accounts" | "rateLimits">,
+  // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+): MiddlewareHandler<any> {
   const callers = createRateCallers(runtime);
   return async (c: Context, next) => {
     const kind = requestKind(c.req.method, c.req.path);

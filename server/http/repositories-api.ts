@@ -5,9 +5,10 @@
  * any file an attachment. nosniff and a sandboxing CSP keep a served file from running as a page.
  * Access is the service's (readRepositoryFile); a malformed or unknown path is a 404.
  */
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
+import { fail } from "./toolkit.ts";
 
 const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/x-icon"]);
 export const RAW_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
@@ -30,18 +31,13 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-const problem = (c: Context, status: 404 | 401 | 403 | 429 | 503, code: string, message: string) => {
-  c.header("Cache-Control", "no-store");
-  return c.json({ error: { code, message } }, status);
-};
-
 export function registerRepositoriesApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "identity"> & { services: Pick<Runtime["services"], "repositories"> },
 ) {
   app.get("/api/repositories/:slug/raw", async (c) => {
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
-    if (!resolved.ok) return problem(c, resolved.status as 401 | 403 | 429, resolved.code, resolved.message);
+    if (!resolved.ok) return fail(c, resolved.status as 401 | 403 | 429, resolved.code, resolved.message);
     const actor = serviceActor(resolved.actor);
     const branch = c.req.query("branch") || undefined;
     const path = c.req.query("path") ?? "";
@@ -54,13 +50,13 @@ export function registerRepositoriesApi(
     } catch (error) {
       const code = (error as { code?: unknown })?.code;
       if (code === "NOT_FOUND" || code === "BAD_USER_INPUT") {
-        return problem(c, 404, "NOT_FOUND", "No such file in this repository.");
+        return fail(c, 404, "NOT_FOUND", "No such file in this repository.");
       }
       if (code === "FORBIDDEN" || code === "UNAUTHENTICATED") {
-        return problem(c, 403, "FORBIDDEN", "This credential may not read repositories.");
+        return fail(c, 403, "FORBIDDEN", "This credential may not read repositories.");
       }
       if (code === "RATE_LIMITED" || code === "SOURCE_UNAVAILABLE") {
-        return problem(c, 503, code, "The repository's source cannot be reached right now.");
+        return fail(c, 503, code, "The repository's source cannot be reached right now.");
       }
       throw error;
     }

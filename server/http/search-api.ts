@@ -3,8 +3,8 @@ import { z } from "zod";
 import { SEARCH_MAX_LIMIT } from "../modules/search/search.service.ts";
 import { MAX_QUERY_LENGTH } from "../modules/search/search-query.ts";
 import type { Runtime } from "../runtime.ts";
-import { contentReader } from "./content-api.ts";
-import { errorResponse } from "./errors.ts";
+import { contentReader, invalidQuery } from "./content-api.ts";
+import { sendError } from "./toolkit.ts";
 
 const SearchQuery = z
   .object({
@@ -32,21 +32,11 @@ const SearchQuery = z
  */
 export function registerSearchApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: Pick<Runtime, "identity" | "logger"> & { services: Pick<Runtime["services"], "search"> },
 ) {
   app.get("/api/search", async (c) => {
     const parsed = SearchQuery.safeParse(c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join(".") || "query";
-      const message =
-        issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : issue.message;
-      c.header("Cache-Control", "private, no-store");
-      return c.json(
-        { error: { code: "BAD_USER_INPUT", message: `Invalid ${field}: ${message}`, field } },
-        400,
-      );
-    }
+    if (!parsed.success) return sendError(c, invalidQuery(parsed.error), runtime.logger);
     const actor = await contentReader(c, runtime);
     if (actor instanceof Response) return actor;
     try {
@@ -59,7 +49,7 @@ export function registerSearchApi(
       c.header("Cache-Control", "private, no-store");
       return c.json(result);
     } catch (error) {
-      return errorResponse(c, error, runtime);
+      return sendError(c, error, runtime.logger);
     }
   });
 }

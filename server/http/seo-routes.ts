@@ -129,7 +129,7 @@ function cached<T>(ttlMs: number, now: () => number, load: () => Promise<T>): ()
 
 export function registerSeoRoutes(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Runtime,
+  runtime: { services: Pick<Runtime["services"], "content" | "config"> },
   options: SeoRoutesOptions = {},
 ): void {
   const { content, config } = runtime.services;

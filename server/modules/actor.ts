@@ -20,7 +20,7 @@ import {
   visitorContext,
 } from "../../core/index.ts";
 import type { Actor } from "../auth/identity.ts";
-import { ForbiddenError, UnauthenticatedError } from "../db/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 
 export type ActorKind = "visitor" | "user" | "api-key" | "service";
 

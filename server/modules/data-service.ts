@@ -6,7 +6,6 @@
 import type { RawBuilder } from "kysely";
 import type { z } from "zod";
 import type { Dialect } from "../db/dialect.ts";
-import { BadInputError } from "../db/errors.ts";
 import {
   type FieldKind,
   type FilterFields,
@@ -18,6 +17,7 @@ import {
 } from "../db/filters.ts";
 import type { SortDirection } from "../db/keyset-page.ts";
 import type { Page } from "../db/pagination.ts";
+import { BadInputError } from "../errors.ts";
 
 export type { SortDirection, SortKeyCondition };
 
@@ -45,16 +45,20 @@ export function toConnection<R, T>(page: Page<R>, map: (row: R) => T): Connectio
   return { items: page.items.map(map), nextToken: page.nextCursor };
 }
 
-/** Parses `input` with `schema`; a failure is a BadInputError naming the first bad field. */
+/** Parses `input` with `schema`; a failure is a BadInputError naming the first bad field (message and `field`). */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "input"): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue?.code === "unrecognized_keys") {
-    throw new BadInputError(`${what}.${issue.keys[0]} cannot be set here`);
+    const key = issue.keys[0]!;
+    throw new BadInputError(`${what}.${key} cannot be set here`, { field: { [key]: "cannot be set here" } });
   }
   const field = issue?.path.length ? `${what}.${issue.path.join(".")}` : what;
-  throw new BadInputError(`${field}: ${issue?.message ?? "is not valid"}`);
+  const problem = issue?.message ?? "is not valid";
+  throw new BadInputError(`${field}: ${problem}`, {
+    field: issue?.path.length ? { [String(issue.path[0])]: problem } : undefined,
+  });
 }
 
 export function requireVersion(expectedVersion: unknown): number {

@@ -229,22 +229,28 @@ describe.each(DIALECTS)("admin repositories API (%s)", (dialect) => {
       { method: "PATCH" },
     );
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error).toMatchObject({ code: "BAD_USER_INPUT", field: "category" });
+    expect((await unknown.json()).error).toMatchObject({
+      code: "BAD_USER_INPUT",
+      field: { category: "no category 'no-such-category'" },
+    });
   });
 
   it("validates bodies with clear messages naming the field", async () => {
     const noSource = await asAdmin(API, { localPath: "x" });
     expect(noSource.status).toBe(400);
-    expect((await noSource.json()).error.field).toBe("source");
+    expect(Object.keys((await noSource.json()).error.field)).toEqual(["source"]);
     const badOwner = await asAdmin(API, { source: "github", owner: "bad owner!", name: "repo" });
     expect(badOwner.status).toBe(400);
-    expect((await badOwner.json()).error).toMatchObject({ code: "BAD_USER_INPUT", field: "owner" });
+    expect((await badOwner.json()).error).toMatchObject({
+      code: "BAD_USER_INPUT",
+      field: { owner: "a GitHub user or organisation name" },
+    });
     const extra = await asAdmin(API, { source: "local", localPath: "team/handbook-scripts", secret: 1 });
     expect(extra.status).toBe(400);
-    expect((await extra.json()).error.field).toBe("secret");
+    expect((await extra.json()).error.field).toEqual({ secret: "cannot be set here" });
     const noVersion = await asAdmin(`${API}/whatever`, { isEnabled: false }, { method: "PATCH" });
     expect(noVersion.status).toBe(400);
-    expect((await noVersion.json()).error.field).toBe("version");
+    expect(Object.keys((await noVersion.json()).error.field)).toEqual(["version"]);
     const notJson = await asAdmin(API, "{not json");
     expect(notJson.status).toBe(400);
     const duplicate = await asAdmin(API, { source: "local", localPath: "team/handbook-scripts" });
@@ -263,7 +269,7 @@ describe.each(DIALECTS)("admin repositories API (%s)", (dialect) => {
     ]) {
       const res = await asAdmin(API, { source: "local", localPath });
       expect(res.status, localPath).toBe(400);
-      expect((await res.json()).error.field, localPath).toBe("localPath");
+      expect(Object.keys((await res.json()).error.field), localPath).toEqual(["localPath"]);
     }
   });
 

@@ -228,6 +228,31 @@ describe.each(DIALECTS)("API keys and service credentials (%s)", (dialect) => {
       expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(res.status, JSON.stringify(body)).toBeLessThan(500);
     }
+    // The one error envelope: a schema failure names its field in the message and the field map.
+    const tooLong = await call(
+      server.url,
+      "/api/account/api-keys",
+      { name: "x".repeat(101), scopes: ["content:read"] },
+      { cookie: cookies.pro },
+    );
+    expect(await tooLong.json()).toEqual({
+      error: {
+        code: "BAD_USER_INPUT",
+        message: "Invalid name: at most 100 characters",
+        field: { name: "at most 100 characters" },
+      },
+    });
+    const extra = await call(
+      server.url,
+      "/api/account/api-keys",
+      { name: "x", scopes: ["content:read"], extra: true },
+      { cookie: cookies.pro },
+    );
+    expect((await extra.json()).error).toEqual({
+      code: "BAD_USER_INPUT",
+      message: "Invalid body: unknown field extra",
+      field: { extra: "unknown field extra" },
+    });
     const text = await call(server.url, "/api/account/api-keys", "name=x", {
       cookie: cookies.pro,
       headers: { "content-type": "text/plain" },

@@ -143,6 +143,7 @@ describe.each(DIALECTS)("HTTP basics (%s)", (dialect) => {
     const body = await res.json();
     expect(body.error.code).toBe("BAD_USER_INPUT");
     expect(body.error.message).toContain(field);
+    expect(Object.keys(body.error.field)).toEqual([field]);
   });
 
   it("refuses oversized headers with 431, and the server keeps serving", async () => {

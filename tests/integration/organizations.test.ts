@@ -139,22 +139,22 @@ describe.each(DIALECTS)("organisations (%s)", (dialect) => {
       expect(big.status).toBe(413);
       const email = await req("/api/orgs/acme/invitations", { email: "not-an-email" }, { cookie: admin });
       expect(email.status).toBe(400);
-      expect((await email.json()).error.fields.email).toMatch(/valid e-mail/);
+      expect((await email.json()).error.field.email).toMatch(/valid e-mail/);
       const role = await req(
         "/api/orgs/acme/invitations",
         { email: "r@example.test", role: "owner" },
         { cookie: admin },
       );
-      expect((await role.json()).error.fields.role).toMatch(/member or admin/);
+      expect((await role.json()).error.field.role).toMatch(/member or admin/);
       const domain = await req(
         "/api/orgs/acme",
         { name: "Acme", domain: "https://x/y" },
         { method: "PATCH", cookie: admin },
       );
       expect(domain.status).toBe(400);
-      expect((await domain.json()).error.fields.domain).toMatch(/domain/);
+      expect((await domain.json()).error.field.domain).toMatch(/domain/);
       const name = await req("/api/orgs/acme", { name: 5 }, { method: "PATCH", cookie: admin });
-      expect((await name.json()).error.fields.name).toBeTruthy();
+      expect((await name.json()).error.field.name).toBeTruthy();
       const token = await req("/api/account/invitations/accept", { token: "../../x" }, { cookie: outsider });
       expect(token.status).toBe(400);
     });

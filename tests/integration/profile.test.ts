@@ -52,7 +52,7 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
       { method: "PATCH", cookie: u.cookie },
     );
     expect(long.status).toBe(400);
-    expect((await long.json()).error.fields.bio).toMatch(/500/);
+    expect((await long.json()).error.field.bio).toMatch(/500/);
     const mass = await req(
       "/api/account/profile",
       { displayName: "X", role: "admin", accountType: "business" },
@@ -193,14 +193,14 @@ describe.each(DIALECTS)("profile (%s)", (dialect) => {
       { cookie: u.cookie },
     );
     expect(noConfirm.status).toBe(400);
-    expect((await noConfirm.json()).error.fields.confirm).toMatch(/DELETE/);
+    expect((await noConfirm.json()).error.field.confirm).toMatch(/DELETE/);
     const wrong = await req(
       "/api/account/delete",
       { password: "Wrong-Passw0rd!", confirm: "DELETE" },
       { cookie: u.cookie },
     );
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error.fields.password).toBeTruthy();
+    expect((await wrong.json()).error.field.password).toBeTruthy();
 
     // 16 minutes later (activity keeps the session alive), the sign-in is no longer fresh.
     clock.advance(8 * MIN);

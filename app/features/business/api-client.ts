@@ -1,6 +1,6 @@
 /**
  * Browser calls to the organisation and profile endpoints (PATCH, PUT and raw uploads, which the
- * identity client does not cover). Never throws; field messages from `error.fields` come back.
+ * identity client does not cover). Never throws; field messages from `error.field` come back (as `fields`).
  */
 import { NETWORK_ERROR_MESSAGE, readApiError } from "../auth/api.ts";
 
@@ -40,7 +40,7 @@ export async function send<T = unknown>(
   }
   if (response.ok) return { ok: true, status: response.status, data: data as T | null };
   const { code, message } = readApiError(data);
-  const rawFields = (data as { error?: { fields?: unknown } } | null)?.error?.fields;
+  const rawFields = (data as { error?: { field?: unknown } } | null)?.error?.field;
   const fields: Record<string, string> = {};
   if (rawFields && typeof rawFields === "object") {
     for (const [k, v] of Object.entries(rawFields as Record<string, unknown>))

@@ -71,13 +71,18 @@ export async function adminCall<T = unknown>(
   }
   if (response.ok) return { ok: true, status: response.status, data: data as T };
   const { code, message } = readApiError(data);
-  const field = (data as { error?: { field?: unknown } } | null)?.error?.field;
+  // The envelope's `field` map (name → problem): the form marks the first field it names.
+  const fieldMap = (data as { error?: { field?: unknown } } | null)?.error?.field;
+  const field =
+    fieldMap && typeof fieldMap === "object"
+      ? (Object.keys(fieldMap as Record<string, unknown>)[0] ?? null)
+      : null;
   return {
     ok: false,
     status: response.status,
     code,
     message: message ?? `The request failed (${response.status}). Please try again.`,
-    field: typeof field === "string" ? field : null,
+    field,
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadInputError, DataIntegrityError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, DataIntegrityError } from "../../errors.ts";
 import { type AuditEntry, createAuditRepo } from "./audit.repo.ts";
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -4,11 +4,11 @@
 import type { Kysely, Selectable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { BadInputError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { AuditLogTable, DB } from "../../db/schema.ts";
 import { isoInput, nowIso } from "../../db/values.ts";
+import { BadInputError } from "../../errors.ts";
 import { auditActionSchema, auditCursorSchema, auditDetailsSchema } from "./audit.schemas.ts";
 
 export type AuditDetails = z.output<typeof auditDetailsSchema>;

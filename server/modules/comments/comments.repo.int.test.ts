@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import { createContentRepo } from "../content/content.repo.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { type Comment, createCommentsRepo } from "./comments.repo.ts";

@@ -3,11 +3,11 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { CommentTable, DB } from "../../db/schema.ts";
 import { definedOnly, isoInput, nowIso } from "../../db/values.ts";
+import { ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { commentCursorSchema } from "./comments.schemas.ts";
 
 export interface Comment {

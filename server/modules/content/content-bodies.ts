@@ -7,8 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { BadInputError } from "../../db/errors.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { contentBodyKeyOf, ownBodyKey } from "./body-key.ts";
 import { type Content, type ContentWriteHooks, contentFromRow } from "./content.repo.ts";

@@ -3,9 +3,9 @@
  */
 import type { Kysely, Selectable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import type { ContentCategoryTable, DB } from "../../db/schema.ts";
 import { definedOnly, isoInput, nowIso, toBool } from "../../db/values.ts";
+import { NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { bumpContentRevision } from "./content-revision.ts";
 
 export interface ContentCategory {

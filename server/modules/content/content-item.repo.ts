@@ -4,11 +4,11 @@
  */
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson, toJsonOrNull } from "../../db/json.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { ContentItemTable, DB } from "../../db/schema.ts";
 import { isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import { NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import type { StructuredData } from "./content.repo.ts";
 import {
   contentStringListSchema,

@@ -8,11 +8,11 @@
 import { type Kysely, sql } from "kysely";
 import { canAccessContent, canManageContentCatalog, canSeeUnpublishedContent } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
-import { ForbiddenError, NotFoundError } from "../../db/errors.ts";
 import { type FilterFields, filterSql, parseFilter } from "../../db/filters.ts";
 import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
 import {
   contentItemCreateSchema,

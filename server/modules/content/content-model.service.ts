@@ -19,7 +19,6 @@ import {
   PUBLISHED_STATUS,
 } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
-import { BadInputError, ForbiddenError, NotFoundError } from "../../db/errors.ts";
 import {
   type FilterFields,
   filterSql,
@@ -30,6 +29,7 @@ import {
 import { keysetPage, type SortDirection } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError, ForbiddenError, NotFoundError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
 import { createMediaService, type MediaService } from "../media/media.service.ts";

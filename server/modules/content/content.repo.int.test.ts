@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadInputError, ConflictError, DataIntegrityError, NotFoundError } from "../../db/errors.ts";
 import { encodeCursor } from "../../db/pagination.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, ConflictError, DataIntegrityError, NotFoundError } from "../../errors.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { type Content, createContentRepo, type NewContent } from "./content.repo.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";

@@ -12,11 +12,11 @@ import {
 } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson, toJsonOrNull } from "../../db/json.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { ContentTable, DB } from "../../db/schema.ts";
 import { epochOf, epochOrNull, isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import {
   CONTENT_COUNTERS,
   CONTENT_LIST_FIELDS,

@@ -3,9 +3,9 @@
  */
 import { z } from "zod";
 import { TIERS } from "../../../core/tiers.ts";
-import { BadInputError } from "../../db/errors.ts";
 import { stringListSchema, structuredDataSchema } from "../../db/json.ts";
 import { timeCursorSchema } from "../../db/pagination.ts";
+import { BadInputError } from "../../errors.ts";
 
 /** tags, aliases, audience, related, seoKeywords, rolesRequired. */
 export const contentStringListSchema = stringListSchema;
@@ -187,7 +187,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
     issue.code === "unrecognized_keys"
       ? `${what}: unknown field ${issue.keys.join(", ")} (it cannot be set)`
       : `${what}.${field || "input"}: ${issue.message}`;
-  throw new BadInputError(message, { details: parsed.error.issues.map((i) => i.path.join(".")) });
+  throw new BadInputError(message, {
+    details: parsed.error.issues.map((i) => i.path.join(".")),
+    field:
+      issue.code === "unrecognized_keys"
+        ? Object.fromEntries(issue.keys.map((key) => [key, "cannot be set"]))
+        : { [field || "input"]: issue.message },
+  });
 }
 
 /** Keyset cursors of the data API's lists: by id, and by a sort key then id. */

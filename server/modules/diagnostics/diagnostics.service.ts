@@ -1,5 +1,5 @@
 import { adminAccess, flattenRoutes, toAccessContext } from "../../../core/index.ts";
-import { ForbiddenError, UnauthenticatedError } from "../../db/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../../errors.ts";
 import type { ComponentHealth, Diagnostics, DiagnosticsService, Health } from "../../services.ts";
 
 export interface DiagnosticsDeps {

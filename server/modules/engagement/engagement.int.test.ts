@@ -16,7 +16,7 @@ const OTHER_BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) Gecko/201001
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const visitorAt = (ip: string, userAgent: string | null = BROWSER) => ({ ip, userAgent });
 
-/** The code of a rejected call (ServiceError / DbError), for `expect(...).resolves`. */
+/** The code of a rejected call (an error of the family in server/errors.ts), for `expect(...).resolves`. */
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;

@@ -5,10 +5,10 @@
  */
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { rethrowConstraintError } from "../../db/errors.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { toBool } from "../../db/values.ts";
+import { rethrowConstraintError } from "../../errors.ts";
 import { createContentRepo } from "../content/content.repo.ts";
 import type { EngagementCounts, ShareChannel } from "./engagement.schemas.ts";
 

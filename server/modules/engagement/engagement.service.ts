@@ -29,10 +29,10 @@ import {
 } from "../../../core/index.ts";
 import { normaliseIp } from "../../auth/client-ip.ts";
 import type { DB } from "../../db/schema.ts";
+import { ServiceError } from "../../errors.ts";
 import type { Actor, ContentPage } from "../../services.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import { chooseTemplate } from "../content/content.service.ts";
-import { ServiceError } from "../organizations/service-error.ts";
 import { createEngagementRepo } from "./engagement.repo.ts";
 import type { CourseProgress, PageEngagement, ShareChannel } from "./engagement.schemas.ts";
 

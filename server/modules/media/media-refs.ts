@@ -3,7 +3,7 @@
  * `media:<id>` of an uploaded object they may use; raw storage keys (`private/<user>/avatar.png`,
  * another item's `content/<tier>/…` body, even `media/…`) are refused on write, naming the field.
  */
-import { BadInputError } from "../../db/errors.ts";
+import { BadInputError } from "../../errors.ts";
 import type { ServiceActor } from "../actor.ts";
 import { type MediaService, mayUseMedia } from "./media.service.ts";
 

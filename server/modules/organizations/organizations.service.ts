@@ -17,6 +17,7 @@ import { z } from "zod";
 import { APP_ADMIN_GROUP, APP_OWNER_GROUP, type UserContext } from "../../../core/index.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
+import { ServiceError } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {
@@ -26,7 +27,6 @@ import {
   memberGroup,
   type OrganizationRow,
 } from "./organizations.repo.ts";
-import { ServiceError } from "./service-error.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadInputError, ConflictError, NotFoundError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, ConflictError, NotFoundError } from "../../errors.ts";
 import { createRepositoriesRepo } from "./repositories.repo.ts";
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -8,8 +8,8 @@ import {
   userActor,
   visitor,
 } from "../../../tests/factories/actors.ts";
-import { BadInputError, ConflictError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, ConflictError } from "../../errors.ts";
 import type { ServiceActor } from "../actor.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
 import { createRepositoriesService, type RepositoriesService } from "./repositories.service.ts";

@@ -12,9 +12,9 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
 import type { FilterFields } from "../../db/filters.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import { requirePlatformAdmin, requireReadScope, type ServiceActor } from "../actor.ts";
 import {
   type Connection,

@@ -4,11 +4,11 @@
  */
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { definedOnly, toBool } from "../../db/values.ts";
+import { NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import type {
   NewRepositoryCategory,
   RepositoryCategory,

@@ -6,10 +6,10 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { createChildTableRepo } from "../../db/child-table-repo.ts";
-import { BadInputError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson } from "../../db/json.ts";
 import type { DB } from "../../db/schema.ts";
 import { definedOnly, isoInputOrNull, toBool } from "../../db/values.ts";
+import { BadInputError } from "../../errors.ts";
 import { issueLabelsSchema, repositoryPathSchema } from "./repositories.schemas.ts";
 import type {
   RepositoryBranch,

@@ -4,7 +4,7 @@
  * reads (listRepositoryTree, readRepositoryFile), so it has their access rule, path checks and
  * caching. Bounded: folders, files, bytes and hits are capped and the result says when it stopped.
  */
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import type { ServiceActor } from "../actor.ts";
 import type { FileView, TreeListing } from "./repository-browser.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { visitor } from "../../../tests/factories/actors.ts";
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import type { FileView, TreeListing } from "./repository-browser.ts";
 import { createRepositorySearch, type RepositorySearchReads, SEARCH_MAX_HITS } from "./repository-search.ts";
 

@@ -6,8 +6,8 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import { requirePlatformAdmin, type ServiceActor } from "../actor.ts";
 import { parseInput, requireId } from "../data-service.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
@@ -70,15 +70,27 @@ export function createRepositorySourceOperations(deps: RepositorySourceDeps) {
       const { source, slug: givenSlug, ...rest } = data;
       if (source === "local") {
         const { localPath, ...fields } = rest as typeof rest & { localPath: string };
-        const path = safeDirectory(localPath);
-        if (path === "") throw new BadInputError("localPath: a folder under the repository root");
+        let path: string;
+        try {
+          path = safeDirectory(localPath);
+        } catch (error) {
+          if (!(error instanceof BadInputError)) throw error;
+          throw new BadInputError("localPath: must be a folder inside the repositories folder", {
+            field: { localPath: "must be a folder inside the repositories folder" },
+          });
+        }
+        if (path === "") {
+          throw new BadInputError("localPath: a folder under the repository root", {
+            field: { localPath: "a folder under the repository root" },
+          });
+        }
         const slugValue =
           givenSlug ??
           path
             .toLowerCase()
             .replace(/[^a-z0-9]+/g, "-")
             .replace(/^-+|-+$/g, "");
-        if (!slugValue) throw new BadInputError("slug: required");
+        if (!slugValue) throw new BadInputError("slug: required", { field: { slug: "required" } });
         return repo.createRepository({
           ...fields,
           slug: slugValue,

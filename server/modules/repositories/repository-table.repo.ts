@@ -4,12 +4,12 @@
  */
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, storedStringListSchema, toJson } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
+import { ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { repositoryTagsSchema } from "./repositories.schemas.ts";
 import type {
   GitHubRepository,

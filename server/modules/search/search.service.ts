@@ -11,9 +11,9 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { toAccessContext } from "../../../core/index.ts";
-import { BadInputError } from "../../db/errors.ts";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError } from "../../errors.ts";
 import type { Actor, ContentSummary } from "../../services.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import { createSearchRepo } from "./search.repo.ts";

@@ -10,12 +10,12 @@ import {
   effectiveSubscription,
   type SubscriptionCandidate,
 } from "../../../core/effective-subscription.ts";
-import { ConflictError, NotFoundError, rethrowConstraintError } from "../../db/errors.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB, UserSubscriptionTable } from "../../db/schema.ts";
 import { isoInput, isoInputOrNull, nowIso } from "../../db/values.ts";
+import { ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { subscriptionMetadataSchema } from "./subscriptions.schemas.ts";
 
 export type SubscriptionMetadata = z.output<typeof subscriptionMetadataSchema>;

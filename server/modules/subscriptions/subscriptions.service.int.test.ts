@@ -9,8 +9,8 @@ import {
   visitor,
 } from "../../../tests/factories/actors.ts";
 import { buildSubscription } from "../../../tests/factories/index.ts";
-import { BadInputError, ConflictError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, ConflictError } from "../../errors.ts";
 import type { ServiceActor } from "../actor.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { createSubscriptionsRepo, type UserSubscription } from "./subscriptions.repo.ts";

@@ -10,10 +10,10 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
-import { BadInputError, NotFoundError } from "../../db/errors.ts";
 import type { FilterFields } from "../../db/filters.ts";
 import { jsonObjectSchema } from "../../db/json.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import { requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {

@@ -18,12 +18,12 @@ type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { toIso } from "../../db/values.ts";
+import { ServiceError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import { createEngagementRepo } from "../engagement/engagement.repo.ts";
 import { adminGroup, createOrganizationsRepo } from "../organizations/organizations.repo.ts";
 import { parseInput } from "../organizations/organizations.service.ts";
-import { ServiceError } from "../organizations/service-error.ts";
 import { AVATAR_MAX_BYTES, avatarKey, avatarMimeOfKey, sniffImageType } from "./profile-image.ts";
 
 /** A sign-in older than this cannot delete the account. */

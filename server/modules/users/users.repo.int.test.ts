@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadInputError, ConflictError, NotFoundError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError, ConflictError, NotFoundError } from "../../errors.ts";
 import { createSubscriptionsRepo } from "../subscriptions/subscriptions.repo.ts";
 import { createUsersRepo, type User } from "./users.repo.ts";
 

@@ -4,17 +4,12 @@
  */
 import { type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import {
-  BadInputError,
-  isForeignKeyViolation,
-  NotFoundError,
-  rethrowConstraintError,
-} from "../../db/errors.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { DB, GroupTable, UserTable } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { definedOnly, isoInput, nowIso, toBool, toIso } from "../../db/values.ts";
+import { BadInputError, isForeignKeyViolation, NotFoundError, rethrowConstraintError } from "../../errors.ts";
 import { groupDefinitionSchema, groupNameSchema, userCursorSchema } from "./users.schemas.ts";
 
 export interface User {

@@ -8,8 +8,8 @@ import {
   userActor,
   visitor,
 } from "../../../tests/factories/actors.ts";
-import { BadInputError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
+import { BadInputError } from "../../errors.ts";
 import type { ServiceActor } from "../actor.ts";
 import { createUsersRepo, type User } from "./users.repo.ts";
 import { createUsersService, type UsersService } from "./users.service.ts";

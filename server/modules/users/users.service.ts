@@ -18,10 +18,10 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
-import { ForbiddenError, NotFoundError } from "../../db/errors.ts";
 import type { FilterFields } from "../../db/filters.ts";
 import { MAX_LIMIT } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { readsAllContent, requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {

@@ -3,9 +3,9 @@
  * NotFoundError and malformed ones its BadInputError (the transports already map those codes);
  * a source that refuses for now (rate limit) or cannot be reached has its own types here.
  */
-import { DbError } from "../../../db/errors.ts";
+import { AppError } from "../../../errors.ts";
 
-export { BadInputError, NotFoundError } from "../../../db/errors.ts";
+export { BadInputError, NotFoundError } from "../../../errors.ts";
 
 /**
  * GitHub answered 403/429 with its rate-limit headers (or a success with none left): no request is
@@ -38,6 +38,6 @@ export class SourceUnavailableError extends Error {
 export function describeSourceError(error: unknown): string {
   if (error instanceof RateLimitedError) return error.message;
   if (error instanceof SourceUnavailableError) return error.message;
-  if (error instanceof DbError) return error.message;
+  if (error instanceof AppError) return error.message;
   return "the source could not be read";
 }

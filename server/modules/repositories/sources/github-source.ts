@@ -4,7 +4,7 @@
  * unchanged branch costs a 304); file contents from the contents API, falling back to the blob API
  * for files over 1 MB.
  */
-import { BadInputError, NotFoundError } from "../../../db/errors.ts";
+import { BadInputError, NotFoundError } from "../../../errors.ts";
 import { SourceUnavailableError } from "./errors.ts";
 import { describeFile } from "./file-types.ts";
 import type { GitHubClient } from "./github-client.ts";

@@ -1,7 +1,7 @@
 /**
  * Repository sources: which source reads a github_repository row.
  */
-import { BadInputError } from "../../../db/errors.ts";
+import { BadInputError } from "../../../errors.ts";
 import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from "./github-client.ts";
 import { createGitHubSource } from "./github-source.ts";
 import { createLocalSource } from "./local-source.ts";

@@ -4,7 +4,7 @@
  * no backslash, NUL or control characters, no percent-encoded traversal. A bad path is a
  * BadInputError; a good path that names nothing is the source's NotFoundError.
  */
-import { BadInputError } from "../../../db/errors.ts";
+import { BadInputError } from "../../../errors.ts";
 
 const MAX_PATH = 4096;
 /** Percent-encodings of `.`, `/`, `\` and NUL: a path holding one is refused, decoded or not. */
