@@ -1,12 +1,12 @@
 import { Check, Copy, KeyRound, LoaderCircle, Trash2 } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { formatWhen } from "../../lib/session/security.ts";
 import { callApi } from "../auth/api.ts";
-import { formatWhen } from "../auth/security.ts";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
 
 /** One row of GET /api/account/api-keys (never the key itself). */
 export interface ApiKeyRow {

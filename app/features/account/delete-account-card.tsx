@@ -1,10 +1,10 @@
 import { LoaderCircle, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field, PasswordField } from "../auth/fields.tsx";
 import { send } from "../business/api-client.ts";
-import { Panel } from "./feature-screen.tsx";
 
 const CONFIRM = "DELETE";
 

@@ -1,12 +1,12 @@
 import { Copy, Download, LoaderCircle, ShieldCheck, Smartphone } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { Panel } from "../../components/feature-screen.tsx";
+import { staffRoleLabel } from "../../components/staff-enrolment.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { callApi, postJson } from "../auth/api.ts";
-import { useAuth } from "../auth/auth-context.tsx";
-import { Field, PasswordField } from "../auth/fields.tsx";
-import { staffRoleLabel } from "../auth/staff-enrolment.tsx";
-import { Panel } from "./feature-screen.tsx";
 
 interface MfaStatus {
   enabled: boolean;

@@ -2,14 +2,14 @@ import { KeyRound, LoaderCircle } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { checkPassword, signInUrl } from "../../../core/index.ts";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { markSignOutExplained, signOutLocally } from "../../lib/session/auth-context.tsx";
 import { postJson } from "../auth/api.ts";
-import { markSignOutExplained, signOutLocally } from "../auth/auth-context.tsx";
-import { PasswordField } from "../auth/fields.tsx";
-import { PasswordChecklist } from "../auth/password-checklist.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
 
 export const NOT_FRESH_MESSAGE =
   "For your security, changing your password needs a recent sign-in (within the last 15 minutes). Sign in again, then come back here.";

@@ -1,9 +1,9 @@
 import { ImageUp, LoaderCircle, Trash2, UserRound } from "lucide-react";
 import { type ChangeEvent, useEffect, useId, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { send } from "../business/api-client.ts";
-import { showToast } from "../layout/app-toaster.tsx";
 
 const MAX = 2 * 1024 * 1024;
 const TYPES = ["image/png", "image/jpeg", "image/webp"];

@@ -1,12 +1,12 @@
 import { LoaderCircle, Save } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field } from "../auth/fields.tsx";
 import { send } from "../business/api-client.ts";
-import { showToast } from "../layout/app-toaster.tsx";
 
 export const BIO_LIMIT = 500;
 

@@ -1,15 +1,15 @@
 import { LoaderCircle, LogOut, Monitor, RotateCw, Smartphone } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { markSignOutExplained, useAuth } from "../../lib/session/auth-context.tsx";
+import { deviceLabel, formatWhen } from "../../lib/session/security.ts";
+import { clearAuthCache } from "../../lib/session/session-cache.ts";
 import { callApi } from "../auth/api.ts";
-import { markSignOutExplained, useAuth } from "../auth/auth-context.tsx";
-import { deviceLabel, formatWhen } from "../auth/security.ts";
-import { clearAuthCache } from "../auth/session-cache.ts";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
 
 /** One row of GET /api/account/sessions. */
 export interface ActiveSession {

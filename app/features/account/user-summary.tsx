@@ -1,5 +1,5 @@
 import { KeyValueList } from "../../components/ui/card.tsx";
-import type { ClientUser } from "../auth/auth-context.tsx";
+import type { ClientUser } from "../../lib/session/auth-context.tsx";
 
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 

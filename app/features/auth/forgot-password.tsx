@@ -1,11 +1,11 @@
 import { ArrowLeft, LoaderCircle, Mail } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { checkPassword } from "../../../core/index.ts";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { postJson } from "./api.ts";
-import { Field, PasswordField } from "./fields.tsx";
-import { PasswordChecklist } from "./password-checklist.tsx";
 import { ResendCodeButton, rememberCodeSent } from "./resend-button.tsx";
 import { cleanCode, isCode, isEmail } from "./validation.ts";
 

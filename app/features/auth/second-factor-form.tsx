@@ -2,10 +2,10 @@ import { KeyRound, LoaderCircle, MessageSquareText, ShieldCheck } from "lucide-r
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { LOCKOUT_MESSAGE, LOGIN_LOCKOUT_MS, safeRedirectTarget } from "../../../core/index.ts";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
+import { updateMetrics } from "../../lib/session/session-cache.ts";
 import { formatCountdown, postJson } from "./api.ts";
-import { Field } from "./fields.tsx";
-import { updateMetrics } from "./session-cache.ts";
 import { clientBlockedUntil, nextThrottle, postSignIn, type SignInResult } from "./sign-in-client.ts";
 import { useCountdown } from "./use-countdown.ts";
 

@@ -1,6 +1,6 @@
 import { LOCKOUT_MESSAGE, LOGIN_LOCKOUT_MS, LOGIN_MAX_ATTEMPTS } from "../../../core/index.ts";
+import { readMetrics, updateMetrics } from "../../lib/session/session-cache.ts";
 import { postJson } from "./api.ts";
-import { readMetrics, updateMetrics } from "./session-cache.ts";
 
 /** Client-side throttle (spec §5): the end of the block on this browser (epoch ms), or null. */
 export function clientBlockedUntil(now = Date.now()): number | null {

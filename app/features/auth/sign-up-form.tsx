@@ -1,11 +1,11 @@
 import { LoaderCircle, UserPlus } from "lucide-react";
 import { type FormEvent, type RefObject, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { fieldForError, postJson, type SignUpField } from "./api.ts";
-import { Field, PasswordField } from "./fields.tsx";
-import { PasswordChecklist } from "./password-checklist.tsx";
 import { rememberCodeSent } from "./resend-button.tsx";
 import { confirmPath } from "./sign-in-form.tsx";
 import {

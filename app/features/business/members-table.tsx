@@ -1,9 +1,9 @@
 import { UserMinus } from "lucide-react";
 import { useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
 import { formatDate, send } from "./api-client.ts";
 
 export interface MemberRowData {

@@ -1,10 +1,10 @@
 import { LoaderCircle, Save } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
 import { send } from "./api-client.ts";
 
 /** The organisation's name and domain, editable by its administrators. */

@@ -4,10 +4,10 @@
  */
 import { ArrowDown, ArrowUp, Plus } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
-import { Field, inputClass } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
+import { Field, inputClass } from "../../components/ui/fields.tsx";
 import { type AdminCategoryRow, adminCall } from "./api.ts";
 
 const API = "/api/admin/repository-categories";

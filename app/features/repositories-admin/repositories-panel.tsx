@@ -7,13 +7,13 @@
 import { ArrowDown, ArrowUp, FolderGit2, Globe, LoaderCircle, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useNavigation, useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { cx } from "../../components/ui/cx.ts";
+import { Field, inputClass } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field, inputClass } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
 import {
   type AdminCategoryRow,
   type AdminRepositoryRow,

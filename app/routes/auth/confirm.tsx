@@ -2,13 +2,13 @@ import { LoaderCircle, MailCheck } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { safeRedirectTarget } from "../../../core/index.ts";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { postJson } from "../../features/auth/api.ts";
-import { Field } from "../../features/auth/fields.tsx";
 import { ResendCodeButton } from "../../features/auth/resend-button.tsx";
 import { cleanCode, isCode, isEmail } from "../../features/auth/validation.ts";
-import { showToast } from "../../features/layout/app-toaster.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/confirm";
 

@@ -1,6 +1,6 @@
+import { Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Panel } from "../../features/account/feature-screen.tsx";
 import { formatDate } from "../../features/business/api-client.ts";
 import { loadMyOrganization } from "../../features/business/business.server.ts";
 import { OrgDetailsForm } from "../../features/business/org-details-form.tsx";

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useLocation, useNavigate, useRevalidator } from "react-router";
 import { ACTIVITY_EVENTS, SECURITY_CHECK_INTERVAL_MS, signInUrl } from "../../../core/index.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { showToast } from "../../components/app-toaster.tsx";
 import { isSigningOut, markSignOutExplained, sessionRequestSignal, signOutLocally } from "./auth-context.tsx";
 import { interpretSecurityCheck, type SecurityCheckResult, signedOutMessage, toEpochMs } from "./security.ts";
 import {

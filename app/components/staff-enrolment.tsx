@@ -5,10 +5,10 @@
  */
 import { ShieldCheck } from "lucide-react";
 import { useLocation } from "react-router";
-import { ENROL_MFA_PATH, safeRedirectTarget } from "../../../core/index.ts";
-import { Notice } from "../../components/ui/notice.tsx";
-import { callApi } from "./api.ts";
-import { useAuth } from "./auth-context.tsx";
+import { ENROL_MFA_PATH, safeRedirectTarget } from "../../core/index.ts";
+import { callApi } from "../features/auth/api.ts";
+import { useAuth } from "../lib/session/auth-context.tsx";
+import { Notice } from "./ui/notice.tsx";
 
 const ROLE_NAMES: Record<string, string> = {
   SuperUser: "Super Admin",

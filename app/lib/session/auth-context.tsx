@@ -9,7 +9,7 @@ import {
   useState,
 } from "react";
 import { type AccessContext, toAccessContext, type UserContext } from "../../../core/index.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { showToast } from "../../components/app-toaster.tsx";
 import { clearAuthCache, readCache, removeCache, writeCache } from "./session-cache.ts";
 
 /** The user context as the browser receives it: never the raw identity claims. */

@@ -1,4 +1,4 @@
-import type { ContentType } from "../../../server/services.ts";
+import type { ContentType } from "../../server/services.ts";
 
 export const TYPE_LABEL: Record<ContentType, string> = {
   article: "Article",
