@@ -84,9 +84,12 @@ export function ShareMenu({ contentId, url, title, count, signedIn }: ShareMenuP
 
   const record = (channel: ShareChannel) => {
     if (!signedIn) return;
-    void sendShare(contentId, channel).then((result) => {
-      if (result.ok) setShares(result.data.shareCount);
-    });
+    sendShare(contentId, channel).then(
+      (answer) => setShares(answer.shareCount),
+      () => {
+        // the share itself happened; only the count was not recorded
+      },
+    );
   };
 
   const copy = async () => {

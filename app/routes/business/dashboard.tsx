@@ -1,8 +1,8 @@
 import { Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { formatDate } from "../../features/business/api-client.ts";
 import { loadBusinessDashboard } from "../../features/business/business.server.ts";
+import { formatDate } from "../../features/business/format.ts";
 import { InviteForm } from "../../features/business/invite-form.tsx";
 import { MembersTable } from "../../features/business/members-table.tsx";
 import { Screen } from "../../features/business/screen.tsx";

@@ -1,8 +1,7 @@
 /**
- * Browser calls to the repository administration API (server/http/admin-repositories-api.ts).
- * Never throws: a failure comes back with the server's message and the field it names.
+ * The repository administration API's rows (server/http/admin-repositories-api.ts) and the pure
+ * helpers the admin screens show them with.
  */
-import { NETWORK_ERROR_MESSAGE, readApiError } from "../auth/api.ts";
 
 export interface AdminRepositoryRow {
   id: string;
@@ -36,50 +35,6 @@ export interface AdminCategoryRow {
 export type SyncOutcome =
   | { ok: true; files: number; branches: number; issues: number; workflows: number }
   | { ok: false; error: string; retryAt: string };
-
-export type CallResult<T> =
-  | { ok: true; status: number; data: T }
-  | { ok: false; status: number; code: string | null; message: string; field: string | null };
-
-export async function adminCall<T = unknown>(
-  method: "POST" | "PATCH" | "DELETE",
-  path: string,
-  body?: unknown,
-): Promise<CallResult<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: {
-        Accept: "application/json",
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
-  } catch {
-    return { ok: false, status: 0, code: null, message: NETWORK_ERROR_MESSAGE, field: null };
-  }
-  let data: unknown = null;
-  if (response.status !== 204) {
-    try {
-      const text = await response.text();
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      data = null;
-    }
-  }
-  if (response.ok) return { ok: true, status: response.status, data: data as T };
-  const { code, message } = readApiError(data);
-  const field = (data as { error?: { field?: unknown } } | null)?.error?.field;
-  return {
-    ok: false,
-    status: response.status,
-    code,
-    message: message ?? `The request failed (${response.status}). Please try again.`,
-    field: typeof field === "string" ? field : null,
-  };
-}
 
 export type SyncStatus = "never-synced" | "synced" | "failed";
 
