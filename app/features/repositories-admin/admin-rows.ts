@@ -50,13 +50,6 @@ export const repositoryLabel = (row: AdminRepositoryRow) =>
 export const repositorySource = (row: AdminRepositoryRow) =>
   row.sourceType === "local" ? (row.localPath ?? "") : (row.fullName ?? `${row.owner}/${row.name}`);
 
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-export const formatDateTime = (iso: string | null | undefined) => {
-  if (!iso) return null;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? null : `${dateTime.format(new Date(t))} UTC`;
-};
-
 /** "a, b ,c" → ["a", "b", "c"] (trimmed, empty ones and repeats dropped). */
 export const parseTags = (text: string) => [
   ...new Set(

@@ -15,10 +15,10 @@ import { cx } from "../../components/ui/cx.ts";
 import { Field, inputClass } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { api, settle } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import {
   type AdminCategoryRow,
   type AdminRepositoryRow,
-  formatDateTime,
   parseTags,
   repositoryLabel,
   repositorySource,
