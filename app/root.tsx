@@ -18,14 +18,14 @@ import {
   ForbiddenScreen,
   GenericErrorScreen,
   NotFoundScreen,
-} from "./features/errors/error-screens.tsx";
+} from "./components/errors/error-screens.tsx";
+import { themeBootstrapScript } from "./components/theme.tsx";
 import {
   AppShell,
   ErrorShell,
   FALLBACK_PRODUCT_NAME,
   FALLBACK_TAGLINE,
 } from "./features/layout/app-shell.tsx";
-import { themeBootstrapScript } from "./features/layout/theme.tsx";
 import { type ForbiddenPayload, guardMiddleware } from "./lib/guard.server.ts";
 import { shellData } from "./lib/shell-data.server.ts";
 

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { isDebugMode } from "../../core/index.ts";
-import { toClientUser } from "../features/auth/auth-context.tsx";
 import { requestMetaContext, servicesContext, userContext } from "./context.ts";
+import { toClientUser } from "./session/auth-context.tsx";
 
 /**
  * What the app shell (sidebar, status overlay, theme) needs: the root loader's data. The route

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { ForbiddenScreen } from "../features/errors/error-screens.tsx";
+import { ForbiddenScreen } from "../components/errors/error-screens.tsx";
 import { registryMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/forbidden";
 

@@ -4,13 +4,13 @@ import { findRoute } from "../../core/index.ts";
 import { buttonClass } from "../components/ui/button.tsx";
 import { NamedIcon } from "../components/ui/icon.tsx";
 import { Notice } from "../components/ui/notice.tsx";
-import { useAuth } from "../features/auth/auth-context.tsx";
 import { loadHome } from "../features/content/content.server.ts";
 import { ContentGrid } from "../features/content/content-card.tsx";
 import { loadSearch } from "../features/search/search.server.ts";
 import { SearchResults } from "../features/search/search-results.tsx";
 import { productNameFrom } from "../lib/meta.ts";
 import { listingMeta } from "../lib/seo-meta.ts";
+import { useAuth } from "../lib/session/auth-context.tsx";
 import { useAppConfig } from "../lib/use-config.ts";
 import type { Route } from "./+types/home";
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { NotFoundScreen } from "../features/errors/error-screens.tsx";
+import { NotFoundScreen } from "../components/errors/error-screens.tsx";
 import { screenMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/not-found";
 

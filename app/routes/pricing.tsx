@@ -5,9 +5,9 @@ import { buttonClass } from "../components/ui/button.tsx";
 import { cx } from "../components/ui/cx.ts";
 import { Notice } from "../components/ui/notice.tsx";
 import { PageHeader } from "../components/ui/page-header.tsx";
-import { useAuth } from "../features/auth/auth-context.tsx";
 import { loadTierInventory } from "../features/content/content.server.ts";
 import { registryListingMeta } from "../lib/seo-meta.ts";
+import { useAuth } from "../lib/session/auth-context.tsx";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = (args) =>

@@ -1,6 +1,6 @@
+import { NotFoundScreen } from "../components/errors/error-screens.tsx";
 import { listingOrNotFound, loadSectionListing } from "../features/content/content.server.ts";
 import { Listing } from "../features/content/listing.tsx";
-import { NotFoundScreen } from "../features/errors/error-screens.tsx";
 import { screenMeta } from "../lib/meta.ts";
 import { listingMeta } from "../lib/seo-meta.ts";
 import type { Route } from "./+types/section";

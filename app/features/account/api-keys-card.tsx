@@ -1,12 +1,12 @@
 import { Check, Copy, KeyRound, LoaderCircle, Trash2 } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { callApi } from "../auth/api.ts";
-import { formatWhen } from "../auth/security.ts";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
+import { api, settle } from "../../lib/api.ts";
+import { formatWhen } from "../../lib/session/security.ts";
 
 /** One row of GET /api/account/api-keys (never the key itself). */
 export interface ApiKeyRow {
@@ -61,13 +61,13 @@ export function ApiKeysCard() {
   const [revokeBusy, setRevokeBusy] = useState(false);
 
   const load = useCallback(async () => {
-    const result = await callApi("GET", "/api/account/api-keys");
+    const result = await settle(api.get("/api/account/api-keys"));
     const keys = result.ok ? parseApiKeys(result.data) : null;
     if (keys) setState({ kind: "ready", keys });
     else
       setState({
         kind: "error",
-        message: result.ok ? "The server sent an unexpected answer." : result.message,
+        message: result.ok ? "The server sent an unexpected answer." : result.error.message,
       });
   }, []);
 
@@ -81,13 +81,12 @@ export function ApiKeysCard() {
     if (!name.trim()) return setFormError("Give the key a name.");
     if (scopes.length === 0) return setFormError("Choose at least one scope.");
     setCreating(true);
-    const result = await callApi<{ key?: unknown }>("POST", "/api/account/api-keys", {
-      name: name.trim(),
-      scopes,
-    });
+    const result = await settle(
+      api.post<{ key?: unknown }>("/api/account/api-keys", { name: name.trim(), scopes }),
+    );
     setCreating(false);
     if (!result.ok || typeof result.data?.key !== "string") {
-      setFormError(result.ok ? "The server sent an unexpected answer." : result.message);
+      setFormError(result.ok ? "The server sent an unexpected answer." : result.error.message);
       return;
     }
     setNewKey({ name: name.trim(), key: result.data.key });
@@ -109,12 +108,12 @@ export function ApiKeysCard() {
   async function revoke() {
     if (!revoking) return;
     setRevokeBusy(true);
-    const result = await callApi("DELETE", `/api/account/api-keys/${encodeURIComponent(revoking.id)}`);
+    const result = await settle(api.delete(`/api/account/api-keys/${encodeURIComponent(revoking.id)}`));
     setRevokeBusy(false);
     const target = revoking;
     setRevoking(null);
     if (!result.ok) {
-      showToast("Could not revoke the key", { description: result.message });
+      showToast("Could not revoke the key", { description: result.error.message });
       return;
     }
     showToast(`Revoked “${target.name}”`);

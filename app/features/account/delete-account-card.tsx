@@ -1,10 +1,10 @@
 import { LoaderCircle, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field, PasswordField } from "../auth/fields.tsx";
-import { send } from "../business/api-client.ts";
-import { Panel } from "./feature-screen.tsx";
+import { api, settle } from "../../lib/api.ts";
 
 const CONFIRM = "DELETE";
 
@@ -26,14 +26,14 @@ export function DeleteAccountCard() {
     setFormError(null);
     if (Object.keys(errs).length) return;
     setPending(true);
-    const result = await send("POST", "/api/account/delete", { password, confirm });
+    const result = await settle(api.post("/api/account/delete", { password, confirm }));
     if (result.ok) {
       window.location.assign("/");
       return;
     }
     setPending(false);
-    setErrors(result.fields);
-    if (!Object.keys(result.fields).length) setFormError(result.message);
+    setErrors({ ...result.error.field });
+    if (!result.error.firstField) setFormError(result.error.message);
   }
 
   return (

@@ -1,7 +1,7 @@
 import { Download } from "lucide-react";
+import { Panel } from "../../components/feature-screen.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { DeleteAccountCard } from "./delete-account-card.tsx";
-import { Panel } from "./feature-screen.tsx";
 
 /** /settings 'Your data': download everything stored about you (JSON). */
 export function ExportCard() {

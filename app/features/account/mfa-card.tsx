@@ -1,12 +1,12 @@
 import { Copy, Download, LoaderCircle, ShieldCheck, Smartphone } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { Panel } from "../../components/feature-screen.tsx";
+import { staffRoleLabel } from "../../components/staff-enrolment.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { callApi, postJson } from "../auth/api.ts";
-import { useAuth } from "../auth/auth-context.tsx";
-import { Field, PasswordField } from "../auth/fields.tsx";
-import { staffRoleLabel } from "../auth/staff-enrolment.tsx";
-import { Panel } from "./feature-screen.tsx";
+import { type ApiError, api, settle } from "../../lib/api.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 
 interface MfaStatus {
   enabled: boolean;
@@ -27,12 +27,12 @@ type Step =
 const NOT_FRESH =
   "For your security, this needs a recent sign-in (within the last 15 minutes). Sign out, sign in again, then come back here.";
 
-function errorText(result: { status: number; code: string | null; message: string }): string {
-  if (result.code === "SESSION_NOT_FRESH") return NOT_FRESH;
-  if (result.code === "INVALID_PASSWORD") return "That password is not right.";
-  if (result.code === "INVALID_CODE" || result.status === 401)
+function errorText(error: ApiError): string {
+  if (error.code === "SESSION_NOT_FRESH") return NOT_FRESH;
+  if (error.code === "INVALID_PASSWORD") return "That password is not right.";
+  if (error.code === "INVALID_CODE" || error.status === 401)
     return "That code is not right. Try the next one.";
-  return result.message;
+  return error.message;
 }
 
 /** The secret (base32) of an otpauth URI, grouped in fours for typing. */
@@ -100,7 +100,7 @@ export function MfaCard() {
   const [phoneError, setPhoneError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const result = await callApi<MfaStatus>("GET", "/api/account/mfa");
+    const result = await settle(api.get<MfaStatus>("/api/account/mfa"));
     if (result.ok && result.data) {
       setStatus(result.data);
       const pending = result.data.unverifiedPhoneNumber;
@@ -128,10 +128,10 @@ export function MfaCard() {
   async function run<T>(path: string, body: unknown): Promise<T | null> {
     setPending(true);
     setError(null);
-    const result = await postJson<T>(path, body);
+    const result = await settle(api.post<T>(path, body));
     setPending(false);
     if (!result.ok) {
-      setError(errorText(result));
+      setError(errorText(result.error));
       return null;
     }
     return result.data;
@@ -189,8 +189,8 @@ export function MfaCard() {
   async function sendPhoneCode() {
     setPhoneError(null);
     const value = phone.replace(/[\s().-]/g, "");
-    const result = await postJson("/api/auth/phone-number/send-otp", { phoneNumber: value });
-    if (!result.ok) return setPhoneError(errorText(result));
+    const result = await settle(api.post("/api/auth/phone-number/send-otp", { phoneNumber: value }));
+    if (!result.ok) return setPhoneError(errorText(result.error));
     setPhone(value);
     setPhoneSent(true);
   }
@@ -198,8 +198,10 @@ export function MfaCard() {
   async function verifyPhone(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPhoneError(null);
-    const result = await postJson("/api/auth/phone-number/verify", { phoneNumber: phone, code: phoneCode });
-    if (!result.ok) return setPhoneError(errorText(result));
+    const result = await settle(
+      api.post("/api/auth/phone-number/verify", { phoneNumber: phone, code: phoneCode }),
+    );
+    if (!result.ok) return setPhoneError(errorText(result.error));
     setPhoneSent(false);
     setPhoneCode("");
     await load();

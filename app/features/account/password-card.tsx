@@ -2,14 +2,14 @@ import { KeyRound, LoaderCircle } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { checkPassword, signInUrl } from "../../../core/index.ts";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { postJson } from "../auth/api.ts";
-import { markSignOutExplained, signOutLocally } from "../auth/auth-context.tsx";
-import { PasswordField } from "../auth/fields.tsx";
-import { PasswordChecklist } from "../auth/password-checklist.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
+import { api, settle } from "../../lib/api.ts";
+import { markSignOutExplained, signOutLocally } from "../../lib/session/auth-context.tsx";
 
 export const NOT_FRESH_MESSAGE =
   "For your security, changing your password needs a recent sign-in (within the last 15 minutes). Sign in again, then come back here.";
@@ -42,11 +42,13 @@ export function PasswordCard({ onChanged }: { onChanged: () => void }) {
     if (errs.current) return currentRef.current?.focus();
     if (errs.next) return nextRef.current?.focus();
     setPending(true);
-    const result = await postJson("/api/auth/change-password", {
-      currentPassword: current,
-      newPassword: next,
-      revokeOtherSessions: true,
-    });
+    const result = await settle(
+      api.post("/api/auth/change-password", {
+        currentPassword: current,
+        newPassword: next,
+        revokeOtherSessions: true,
+      }),
+    );
     setPending(false);
     if (result.ok) {
       setCurrent("");
@@ -55,18 +57,19 @@ export function PasswordCard({ onChanged }: { onChanged: () => void }) {
       onChanged();
       return;
     }
-    if (result.status === 403 && result.code === "SESSION_NOT_FRESH") {
+    const { error } = result;
+    if (error.status === 403 && error.code === "SESSION_NOT_FRESH") {
       setNotFresh(true);
       return;
     }
     // Wrong current password (400/401) or a policy message from the server.
     const aboutCurrent =
-      result.status === 401 || /current|invalid password|incorrect/i.test(`${result.code} ${result.message}`);
+      error.status === 401 || /current|invalid password|incorrect/i.test(`${error.code} ${error.message}`);
     if (aboutCurrent) {
-      setErrors({ current: result.message });
+      setErrors({ current: error.message });
       currentRef.current?.focus();
     } else {
-      setErrors({ next: result.message });
+      setErrors({ next: error.message });
       nextRef.current?.focus();
     }
   }

@@ -1,9 +1,9 @@
 import { ImageUp, LoaderCircle, Trash2, UserRound } from "lucide-react";
 import { type ChangeEvent, useEffect, useId, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { send } from "../business/api-client.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { api, apiRequest, settle } from "../../lib/api.ts";
 
 const MAX = 2 * 1024 * 1024;
 const TYPES = ["image/png", "image/jpeg", "image/webp"];
@@ -46,23 +46,23 @@ export function ProfileAvatar({ avatarUrl, name }: { avatarUrl: string | null; n
   async function upload() {
     if (!file) return;
     setBusy(true);
-    const result = await send("PUT", "/api/profile/avatar", undefined, { bytes: file, type: file.type });
+    const result = await settle(apiRequest("/api/profile/avatar", { method: "PUT", raw: file }));
     setBusy(false);
     if (result.ok) {
       setFile(null);
       showToast("Avatar updated");
       void revalidate();
     } else {
-      setError(result.fields.avatar ?? result.message);
+      setError(result.error.field.avatar ?? result.error.message);
     }
   }
 
   async function remove() {
     setBusy(true);
-    const result = await send("DELETE", "/api/profile/avatar");
+    const result = await settle(api.delete("/api/profile/avatar"));
     setBusy(false);
     if (result.ok) void revalidate();
-    else setError(result.message);
+    else setError(result.error.message);
   }
 
   const shown = preview ?? avatarUrl;

@@ -1,12 +1,12 @@
 import { LoaderCircle, Save } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field } from "../auth/fields.tsx";
-import { send } from "../business/api-client.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { api, settle } from "../../lib/api.ts";
 
 export const BIO_LIMIT = 500;
 
@@ -32,18 +32,17 @@ export function ProfileEditor({ displayName, bio }: { displayName: string; bio: 
     setFormError(null);
     if (Object.keys(errs).length) return;
     setPending(true);
-    const result = await send("PATCH", "/api/account/profile", {
-      displayName: values.displayName.trim(),
-      bio: values.bio,
-    });
+    const result = await settle(
+      api.patch("/api/account/profile", { displayName: values.displayName.trim(), bio: values.bio }),
+    );
     setPending(false);
     if (result.ok) {
       showToast("Profile saved");
       void revalidate();
       return;
     }
-    setErrors(result.fields);
-    if (!Object.keys(result.fields).length) setFormError(result.message);
+    setErrors({ ...result.error.field });
+    if (!result.error.firstField) setFormError(result.error.message);
   }
 
   return (

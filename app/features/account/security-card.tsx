@@ -1,14 +1,14 @@
 import { LoaderCircle, ShieldCheck } from "lucide-react";
 import { useState } from "react";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import type { ClientUser } from "../auth/auth-context.tsx";
-import { formatWhen, SECURITY_LEVEL_HELP, SECURITY_LEVEL_TEXT } from "../auth/security.ts";
-import { checkSecurity, useSecurityContext } from "../auth/security-monitor.tsx";
-import type { SecurityLevel } from "../auth/session-cache.ts";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
+import type { ClientUser } from "../../lib/session/auth-context.tsx";
+import { formatWhen, SECURITY_LEVEL_HELP, SECURITY_LEVEL_TEXT } from "../../lib/session/security.ts";
+import { checkSecurity, useSecurityContext } from "../../lib/session/security-monitor.tsx";
+import type { SecurityLevel } from "../../lib/session/session-cache.ts";
 
 const levelTone: Record<SecurityLevel, string> = {
   low: "border-warn-line bg-warn-soft text-warn-text",

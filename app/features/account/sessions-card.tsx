@@ -1,15 +1,15 @@
 import { LoaderCircle, LogOut, Monitor, RotateCw, Smartphone } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { callApi } from "../auth/api.ts";
-import { markSignOutExplained, useAuth } from "../auth/auth-context.tsx";
-import { deviceLabel, formatWhen } from "../auth/security.ts";
-import { clearAuthCache } from "../auth/session-cache.ts";
-import { showToast } from "../layout/app-toaster.tsx";
-import { Panel } from "./feature-screen.tsx";
+import { api, settle } from "../../lib/api.ts";
+import { markSignOutExplained, useAuth } from "../../lib/session/auth-context.tsx";
+import { deviceLabel, formatWhen } from "../../lib/session/security.ts";
+import { clearAuthCache } from "../../lib/session/session-cache.ts";
 
 /** One row of GET /api/account/sessions. */
 export interface ActiveSession {
@@ -122,13 +122,13 @@ export function SessionsCard({ reloadKey }: { reloadKey: number }) {
 
   const load = useCallback(async () => {
     setState({ kind: "loading" });
-    const result = await callApi("GET", "/api/account/sessions");
+    const result = await settle(api.get("/api/account/sessions"));
     const sessions = result.ok ? parseSessions(result.data) : null;
     if (sessions) setState({ kind: "ready", sessions });
     else
       setState({
         kind: "error",
-        message: result.ok ? "The server sent an unexpected answer." : result.message,
+        message: result.ok ? "The server sent an unexpected answer." : result.error.message,
       });
   }, []);
 
@@ -139,10 +139,10 @@ export function SessionsCard({ reloadKey }: { reloadKey: number }) {
 
   async function revoke(session: ActiveSession) {
     setBusyId(session.id);
-    const result = await callApi("DELETE", `/api/account/sessions/${encodeURIComponent(session.id)}`);
+    const result = await settle(api.delete(`/api/account/sessions/${encodeURIComponent(session.id)}`));
     setBusyId(null);
     if (!result.ok) {
-      showToast("Could not sign out that device", { description: result.message });
+      showToast("Could not sign out that device", { description: result.error.message });
       return;
     }
     showToast(`Signed out ${deviceLabel(session.userAgent)}`);
@@ -153,11 +153,11 @@ export function SessionsCard({ reloadKey }: { reloadKey: number }) {
 
   async function revokeAll() {
     setGlobalBusy(true);
-    const result = await callApi("POST", "/api/account/sessions/revoke-all", {});
+    const result = await settle(api.post("/api/account/sessions/revoke-all", {}));
     if (!result.ok) {
       setGlobalBusy(false);
       setConfirming(false);
-      showToast("Could not sign out everywhere", { description: result.message });
+      showToast("Could not sign out everywhere", { description: result.error.message });
       return;
     }
     markSignOutExplained();

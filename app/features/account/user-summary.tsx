@@ -1,15 +1,8 @@
 import { KeyValueList } from "../../components/ui/card.tsx";
-import type { ClientUser } from "../auth/auth-context.tsx";
+import { formatDateTime } from "../../lib/format.ts";
+import type { ClientUser } from "../../lib/session/auth-context.tsx";
 
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
-function when(ms: number | null | undefined): string {
-  return typeof ms === "number" && Number.isFinite(ms) ? `${dateTime.format(new Date(ms))} UTC` : "—";
-}
-
-function whenIso(iso: string | null | undefined): string {
-  return when(iso ? Date.parse(iso) : null);
-}
+const when = (value: string | number | null | undefined): string => formatDateTime(value) ?? "—";
 
 function list(values: string[]): string {
   return values.length > 0 ? values.join(", ") : "none";
@@ -56,7 +49,7 @@ export function SessionFacts({ user }: { user: ClientUser }) {
     <KeyValueList
       rows={[
         ["Signed in", when(s.issuedAt)],
-        ["Last sign-in", whenIso(user.customAttributes.lastLogin)],
+        ["Last sign-in", when(user.customAttributes.lastLogin)],
         ["Expires", when(s.expiresAt)],
         ["Idle time-out", `${Math.round(s.idleTimeoutMs / 60_000)} minutes`],
         ["Last rotated", when(s.lastRotatedAt)],

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Panel } from "../account/feature-screen.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import type { OrganisationFigures } from "./admin-figures.server.ts";
 
 /** An organisation administrator's own organisations: members, seats and pending invitations. */

@@ -1,15 +1,16 @@
 import { ArrowLeft, LoaderCircle, Mail } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { checkPassword } from "../../../core/index.ts";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
-import { postJson } from "./api.ts";
-import { Field, PasswordField } from "./fields.tsx";
-import { PasswordChecklist } from "./password-checklist.tsx";
+import { api, settle } from "../../lib/api.ts";
 import { ResendCodeButton, rememberCodeSent } from "./resend-button.tsx";
 import { cleanCode, isCode, isEmail } from "./validation.ts";
 
-const requestCode = (email: string) => postJson("/api/auth/email-otp/request-password-reset", { email });
+const requestCode = (email: string) =>
+  settle(api.post("/api/auth/email-otp/request-password-reset", { email }));
 
 /**
  * Password reset by e-mailed code, on the sign-in page: (1) ask for a code, (2) enter the code and a
@@ -55,7 +56,7 @@ export function ForgotPassword({
     const result = await requestCode(address);
     setPending(false);
     if (!result.ok) {
-      setMessage({ tone: "danger", text: result.message });
+      setMessage({ tone: "danger", text: result.error.message });
       return;
     }
     rememberCodeSent(address);
@@ -75,18 +76,16 @@ export function ForgotPassword({
     if (next.code) return codeRef.current?.focus();
     if (next.password) return passwordRef.current?.focus();
     setPending(true);
-    const result = await postJson("/api/auth/email-otp/reset-password", {
-      email: email.trim(),
-      otp: code,
-      password,
-    });
+    const result = await settle(
+      api.post("/api/auth/email-otp/reset-password", { email: email.trim(), otp: code, password }),
+    );
     setPending(false);
     if (result.ok) {
       onDone(email.trim());
       return;
     }
-    const text = result.message;
-    if (/password/i.test(`${result.code ?? ""} ${text}`)) {
+    const text = result.error.message;
+    if (/password/i.test(`${result.error.code ?? ""} ${text}`)) {
       setErrors({ password: text });
       passwordRef.current?.focus();
     } else {

@@ -1,7 +1,8 @@
 import { LoaderCircle, RotateCw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
-import { type ApiResult, formatCountdown } from "./api.ts";
+import type { Settled } from "../../lib/api.ts";
+import { formatCountdown } from "./form-helpers.ts";
 import { useCountdown } from "./use-countdown.ts";
 
 /** The server accepts a new code 60 s after the last one. */
@@ -33,7 +34,7 @@ export function ResendCodeButton({
 }: {
   /** the address the code goes to (for the cooldown); empty → the button explains what is missing */
   email: string;
-  send: () => Promise<ApiResult>;
+  send: () => Promise<Settled<unknown>>;
   onResult: (result: { ok: boolean; message: string }) => void;
   /** checks (and explains) what is missing before sending; false → nothing is sent */
   canSend?: () => boolean;
@@ -55,12 +56,12 @@ export function ResendCodeButton({
       onResult({ ok: true, message: `We sent a new code to ${email}. It may take a minute to arrive.` });
       return;
     }
-    if (result.status === 429) {
-      setDeadline(now + (result.retryAfterS ?? RESEND_COOLDOWN_MS / 1000) * 1000);
+    if (result.error.status === 429) {
+      setDeadline(now + (result.error.retryAfterS ?? RESEND_COOLDOWN_MS / 1000) * 1000);
       onResult({ ok: false, message: "Please wait before asking for another code." });
       return;
     }
-    onResult({ ok: false, message: result.message });
+    onResult({ ok: false, message: result.error.message });
   }
 
   const cooling = left > 0;

@@ -2,10 +2,11 @@ import { KeyRound, LoaderCircle, MessageSquareText, ShieldCheck } from "lucide-r
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { LOCKOUT_MESSAGE, LOGIN_LOCKOUT_MS, safeRedirectTarget } from "../../../core/index.ts";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
-import { formatCountdown, postJson } from "./api.ts";
-import { Field } from "./fields.tsx";
-import { updateMetrics } from "./session-cache.ts";
+import { api, settle } from "../../lib/api.ts";
+import { updateMetrics } from "../../lib/session/session-cache.ts";
+import { formatCountdown } from "./form-helpers.ts";
 import { clientBlockedUntil, nextThrottle, postSignIn, type SignInResult } from "./sign-in-client.ts";
 import { useCountdown } from "./use-countdown.ts";
 
@@ -27,8 +28,8 @@ export function readSecondFactorChallenge(data: unknown): SecondFactorChallenge 
 }
 
 /**
- * The password step (the rules of `signIn` in sign-in-client.ts: client throttle, e-mail or
- * username, lockout, unconfirmed e-mail) that also reports a second-factor challenge.
+ * The password step (client throttle, e-mail, username or phone, lockout, unconfirmed e-mail) that
+ * also reports a second-factor challenge.
  */
 export async function signInFirstStep(
   identifier: string,
@@ -45,22 +46,23 @@ export async function signInFirstStep(
     if (!challenge) updateMetrics(() => ({ signInFailures: 0, blockedUntil: null }));
     return { ok: true, challenge };
   }
-  if (result.status === 429) {
-    const retryAt = Date.now() + (result.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
+  const { error } = result;
+  if (error.status === 429) {
+    const retryAt = Date.now() + (error.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
     updateMetrics(() => ({ blockedUntil: retryAt }));
     return { ok: false, message: LOCKOUT_MESSAGE, retryAt };
   }
-  if (result.status === 403 && result.code === "EMAIL_NOT_VERIFIED") {
+  if (error.status === 403 && error.code === "EMAIL_NOT_VERIFIED") {
     return {
       ok: false,
-      message: result.message || "Confirm your e-mail address before you sign in.",
+      message: error.message || "Confirm your e-mail address before you sign in.",
       unverified: { email: byEmail ? id : null },
     };
   }
-  if (result.status === 401) {
+  if (error.status === 401) {
     updateMetrics((m) => nextThrottle(m.signInFailures, m.blockedUntil, Date.now()));
   }
-  return { ok: false, message: result.message };
+  return { ok: false, message: error.message };
 }
 
 type Mode = "totp" | "backup" | "otp";
@@ -130,7 +132,7 @@ export function SecondFactorForm({
   async function sendSms() {
     if (pending || locked) return;
     setPending(true);
-    const result = await postJson("/api/auth/two-factor/send-otp", {});
+    const result = await settle(api.post("/api/auth/two-factor/send-otp", {}));
     setPending(false);
     if (result.ok) {
       setSmsSent(true);
@@ -140,7 +142,10 @@ export function SecondFactorForm({
       window.setTimeout(() => codeRef.current?.focus(), 0);
       return;
     }
-    setMessage({ tone: "danger", text: secondFactorError(result.status, result.code, result.message) });
+    setMessage({
+      tone: "danger",
+      text: secondFactorError(result.error.status, result.error.code, result.error.message),
+    });
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -154,7 +159,7 @@ export function SecondFactorForm({
     }
     setPending(true);
     setMessage(null);
-    const result = await postJson(PATHS[mode], { code: value });
+    const result = await settle(api.post(PATHS[mode], { code: value }));
     if (result.ok) {
       updateMetrics(() => ({ signInFailures: 0, blockedUntil: null }));
       window.location.assign(safeRedirectTarget(redirectTo));
@@ -162,12 +167,15 @@ export function SecondFactorForm({
     }
     setPending(false);
     setCode("");
-    if (result.status === 429) {
-      const until = Date.now() + (result.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
+    if (result.error.status === 429) {
+      const until = Date.now() + (result.error.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
       updateMetrics(() => ({ blockedUntil: until }));
       setRetryAt(until);
     }
-    setMessage({ tone: "danger", text: secondFactorError(result.status, result.code, result.message) });
+    setMessage({
+      tone: "danger",
+      text: secondFactorError(result.error.status, result.error.code, result.error.message),
+    });
     codeRef.current?.focus();
   }
 

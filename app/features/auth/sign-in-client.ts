@@ -1,6 +1,6 @@
-import { LOCKOUT_MESSAGE, LOGIN_LOCKOUT_MS, LOGIN_MAX_ATTEMPTS } from "../../../core/index.ts";
-import { postJson } from "./api.ts";
-import { readMetrics, updateMetrics } from "./session-cache.ts";
+import { LOGIN_LOCKOUT_MS, LOGIN_MAX_ATTEMPTS } from "../../../core/index.ts";
+import { api, settle } from "../../lib/api.ts";
+import { readMetrics } from "../../lib/session/session-cache.ts";
 
 /** Client-side throttle (spec §5): the end of the block on this browser (epoch ms), or null. */
 export function clientBlockedUntil(now = Date.now()): number | null {
@@ -19,18 +19,6 @@ export function nextThrottle(
     signInFailures: count,
     blockedUntil: count >= LOGIN_MAX_ATTEMPTS ? now + LOGIN_LOCKOUT_MS : null,
   };
-}
-
-function recordFailure(now = Date.now()) {
-  updateMetrics((m) => nextThrottle(m.signInFailures, m.blockedUntil, now));
-}
-
-function recordBlock(until: number) {
-  updateMetrics(() => ({ blockedUntil: until }));
-}
-
-function recordSuccess() {
-  updateMetrics(() => ({ signInFailures: 0, blockedUntil: null }));
 }
 
 export type SignInResult =
@@ -57,40 +45,13 @@ export function looksLikePhone(value: string): boolean {
  */
 export function postSignIn(id: string, password: string) {
   if (looksLikePhone(id)) {
-    return postJson("/api/auth/sign-in/phone", { phoneNumber: id.replace(/[\s().-]/g, ""), password });
+    return settle(
+      api.post("/api/auth/sign-in/phone", { phoneNumber: id.replace(/[\s().-]/g, ""), password }),
+    );
   }
-  return id.includes("@")
-    ? postJson("/api/auth/sign-in/email", { email: id, password })
-    : postJson("/api/auth/sign-in/username", { username: id, password });
-}
-
-/**
- * Signs in through Better Auth: an identifier with "@" uses /api/auth/sign-in/email, anything else
- * /api/auth/sign-in/username. The session cookie is set by the server (httpOnly).
- */
-export async function signIn(identifier: string, password: string): Promise<SignInResult> {
-  const blocked = clientBlockedUntil();
-  if (blocked) return { ok: false, message: LOCKOUT_MESSAGE, retryAt: blocked };
-  const id = identifier.trim();
-  const byEmail = id.includes("@");
-  const result = await postSignIn(id, password);
-  if (result.ok) {
-    recordSuccess();
-    return { ok: true };
-  }
-  if (result.status === 429) {
-    const retryAt = Date.now() + (result.retryAfterS ?? LOGIN_LOCKOUT_MS / 1000) * 1000;
-    recordBlock(retryAt);
-    return { ok: false, message: LOCKOUT_MESSAGE, retryAt };
-  }
-  if (result.status === 403 && result.code === "EMAIL_NOT_VERIFIED") {
-    return {
-      ok: false,
-      message: result.message || "Confirm your e-mail address before you sign in.",
-      unverified: { email: byEmail ? id : null },
-    };
-  }
-  // The next attempt after the 5th failure is refused here (spec §5: 'further sign-in is blocked').
-  if (result.status === 401) recordFailure();
-  return { ok: false, message: result.message };
+  return settle(
+    id.includes("@")
+      ? api.post("/api/auth/sign-in/email", { email: id, password })
+      : api.post("/api/auth/sign-in/username", { username: id, password }),
+  );
 }

@@ -2,14 +2,14 @@ import { KeyRound, LoaderCircle, LogIn } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { LOCKOUT_MESSAGE } from "../../../core/index.ts";
+import { afterSignInTarget } from "../../components/staff-enrolment.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
-import { formatCountdown } from "./api.ts";
-import { Field, PasswordField } from "./fields.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
+import { formatCountdown } from "./form-helpers.ts";
 import { type SecondFactorChallenge, SecondFactorForm, signInFirstStep } from "./second-factor-form.tsx";
 import { clientBlockedUntil } from "./sign-in-client.ts";
-import { afterSignInTarget } from "./staff-enrolment.tsx";
 import { useCountdown } from "./use-countdown.ts";
 
 export function confirmPath(email: string | null, redirectTo: string): string {

@@ -1,11 +1,12 @@
 import { LoaderCircle, UserPlus } from "lucide-react";
 import { type FormEvent, type RefObject, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { fieldForError, postJson, type SignUpField } from "./api.ts";
-import { Field, PasswordField } from "./fields.tsx";
-import { PasswordChecklist } from "./password-checklist.tsx";
+import { api, settle } from "../../lib/api.ts";
+import { fieldForError, type SignUpField } from "./form-helpers.ts";
 import { rememberCodeSent } from "./resend-button.tsx";
 import { confirmPath } from "./sign-in-form.tsx";
 import {
@@ -62,27 +63,30 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
     const email = values.email.trim();
     const phone = normalizePhone(values.phoneNumber);
     setPending(true);
-    const result = await postJson("/api/auth/sign-up/email", {
-      email,
-      password: values.password,
-      name: values.name.trim(),
-      username: values.username.trim(),
-      ...(phone ? { phoneNumber: phone } : {}),
-    });
+    const result = await settle(
+      api.post("/api/auth/sign-up/email", {
+        email,
+        password: values.password,
+        name: values.name.trim(),
+        username: values.username.trim(),
+        ...(phone ? { phoneNumber: phone } : {}),
+      }),
+    );
     if (result.ok) {
       rememberCodeSent(email);
       navigate(confirmPath(email, redirectTo));
       return;
     }
     setPending(false);
+    const { error } = result;
     const field =
-      result.status === 400 || result.status === 422 ? fieldForError(result.code, result.message) : null;
+      error.status === 400 || error.status === 422 ? fieldForError(error.code, error.message) : null;
     if (field) {
-      const next = { [field]: result.message };
+      const next = { [field]: error.message };
       setErrors(next);
       focusFirst(next);
     } else {
-      setFormError(result.message);
+      setFormError(error.message);
       formErrorRef.current?.focus();
     }
   }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { secondsUntil } from "./api.ts";
+import { secondsUntil } from "./form-helpers.ts";
 
 /**
  * Seconds left until `deadline` (epoch ms), re-rendering once a second while it runs; 0 when there

@@ -1,5 +1,5 @@
 import { checkPassword, PASSWORD_RULE_TEXT } from "../../../core/index.ts";
-import type { SignUpField } from "./api.ts";
+import type { SignUpField } from "./form-helpers.ts";
 
 /**
  * Client-side checks that mirror the server's rules. They only explain: the server validates

@@ -2,7 +2,8 @@ import { Check, LoaderCircle, MailOpen } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { formatDate, send } from "./api-client.ts";
+import { api, settle } from "../../lib/api.ts";
+import { formatDate } from "./format.ts";
 
 export interface InvitePreview {
   organizationName: string;
@@ -39,13 +40,13 @@ export function InvitationPanel({
     if (!token) return;
     setBusy(true);
     setError(null);
-    const result = await send("POST", "/api/account/invitations/accept", { token });
+    const result = await settle(api.post("/api/account/invitations/accept", { token }));
     if (result.ok) {
       window.location.assign("/business/dashboard");
       return;
     }
     setBusy(false);
-    setError(result.message);
+    setError(result.error.message);
   }
 
   if (token && invite) {

@@ -1,11 +1,11 @@
 import { LoaderCircle, Send } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { send } from "./api-client.ts";
+import { api, settle } from "../../lib/api.ts";
 
 /** Org admins invite a colleague by e-mail (one seat per member; the server refuses when full). */
 export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }) {
@@ -26,10 +26,9 @@ export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }
     }
     setError(null);
     setPending(true);
-    const result = await send("POST", `/api/orgs/${encodeURIComponent(slug)}/invitations`, {
-      email: email.trim(),
-      role,
-    });
+    const result = await settle(
+      api.post(`/api/orgs/${encodeURIComponent(slug)}/invitations`, { email: email.trim(), role }),
+    );
     setPending(false);
     if (result.ok) {
       showToast("Invitation sent", { description: `${email.trim()} gets a link valid for 7 days.` });
@@ -37,8 +36,8 @@ export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }
       void revalidate();
       return;
     }
-    if (result.fields.email) setError(result.fields.email);
-    else setFormError(result.message);
+    if (result.error.field.email) setError(result.error.field.email);
+    else setFormError(result.error.message);
   }
 
   return (

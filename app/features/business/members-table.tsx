@@ -1,10 +1,11 @@
 import { UserMinus } from "lucide-react";
 import { useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { formatDate, send } from "./api-client.ts";
+import { api, settle } from "../../lib/api.ts";
+import { formatDate } from "./format.ts";
 
 export interface MemberRowData {
   userId: string;
@@ -33,9 +34,8 @@ export function MembersTable({
   async function remove() {
     if (!target) return;
     setBusy(true);
-    const result = await send(
-      "DELETE",
-      `/api/orgs/${encodeURIComponent(slug)}/members/${encodeURIComponent(target.userId)}`,
+    const result = await settle(
+      api.delete(`/api/orgs/${encodeURIComponent(slug)}/members/${encodeURIComponent(target.userId)}`),
     );
     setBusy(false);
     setTarget(null);
@@ -45,7 +45,7 @@ export function MembersTable({
       });
       void revalidate();
     } else {
-      showToast("Could not remove the member", { description: result.message });
+      showToast("Could not remove the member", { description: result.error.message });
     }
   }
 

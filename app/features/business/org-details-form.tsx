@@ -1,11 +1,11 @@
 import { LoaderCircle, Save } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { send } from "./api-client.ts";
+import { api, settle } from "../../lib/api.ts";
 
 /** The organisation's name and domain, editable by its administrators. */
 export function OrgDetailsForm({
@@ -32,18 +32,20 @@ export function OrgDetailsForm({
     setFormError(null);
     if (Object.keys(errs).length) return;
     setPending(true);
-    const result = await send("PATCH", `/api/orgs/${encodeURIComponent(slug)}`, {
-      name: values.name.trim(),
-      domain: values.domain.trim(),
-    });
+    const result = await settle(
+      api.patch(`/api/orgs/${encodeURIComponent(slug)}`, {
+        name: values.name.trim(),
+        domain: values.domain.trim(),
+      }),
+    );
     setPending(false);
     if (result.ok) {
       showToast("Organisation saved");
       void revalidate();
       return;
     }
-    setErrors(result.fields);
-    if (!Object.keys(result.fields).length) setFormError(result.message);
+    setErrors({ ...result.error.field });
+    if (!result.error.firstField) setFormError(result.error.message);
   }
 
   return (

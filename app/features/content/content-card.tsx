@@ -1,9 +1,9 @@
 import { Clock } from "lucide-react";
 import { Link } from "react-router";
 import type { ContentSummary } from "../../../server/services.ts";
+import { TierBadge } from "../../components/tier-badge.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import { contentPath, formatDate, TYPE_LABEL } from "./format.ts";
-import { TierBadge } from "./tier-badge.tsx";
+import { contentPath, formatDate, TYPE_LABEL } from "../../lib/format.ts";
 
 /** A content item as a card: type, category, title, excerpt, tier (lock when locked), date, reading time. */
 export function ContentCard({ item, className }: { item: ContentSummary; className?: string }) {

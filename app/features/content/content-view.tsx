@@ -4,21 +4,17 @@ import { Link, useLocation } from "react-router";
 import { findRoute } from "../../../core/index.ts";
 import { PAYWALL_CSS_CLASS } from "../../../core/seo/index.ts";
 import type { ContentPage, ContentSummary, TocEntry } from "../../../server/services.ts";
+import { TierBadge } from "../../components/tier-badge.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { Notice } from "../../components/ui/notice.tsx";
-import { useAuth } from "../auth/auth-context.tsx";
-import {
-  CourseProgressProvider,
-  CourseProgressSummary,
-  LessonToggle,
-} from "../engagement/course-progress.tsx";
-import { EngagementBar, useViewBeacon, ViewCount } from "../engagement/engagement-bar.tsx";
+import { contentPath, formatDate, formatDuration, formatTimestamp, TYPE_LABEL } from "../../lib/format.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { ContentGrid } from "./content-card.tsx";
 import type { ContentPageData } from "./content-data.ts";
-import { contentPath, formatDate, formatDuration, formatTimestamp, TYPE_LABEL } from "./format.ts";
+import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
+import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
 import { PaywallPanel } from "./paywall-panel.tsx";
-import { TierBadge } from "./tier-badge.tsx";
 
 function Breadcrumbs({ item }: { item: ContentSummary }) {
   const section = item.section ? findRoute(`/${item.section}`) : undefined;

@@ -1,11 +1,12 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { useLocation } from "react-router";
 import type { PublicConfig } from "../../../server/services.ts";
-import { AuthProvider, type ClientUser, useAuth } from "../auth/auth-context.tsx";
-import { AuthSecurityMonitor } from "../auth/security-monitor.tsx";
-import { StaffMfaNotice } from "../auth/staff-enrolment.tsx";
-import { AppErrorBoundary, RouteErrorBoundary } from "../errors/boundaries.tsx";
-import { AppToaster } from "./app-toaster.tsx";
+import { AppToaster } from "../../components/app-toaster.tsx";
+import { AppErrorBoundary, RouteErrorBoundary } from "../../components/errors/boundaries.tsx";
+import { StaffMfaNotice } from "../../components/staff-enrolment.tsx";
+import { ThemeProvider, ThemeToggle } from "../../components/theme.tsx";
+import { AuthProvider, type ClientUser, useAuth } from "../../lib/session/auth-context.tsx";
+import { AuthSecurityMonitor } from "../../lib/session/security-monitor.tsx";
 import { BrandMark } from "./brand.tsx";
 import { useDebugMode } from "./debug.tsx";
 import { Footer } from "./footer.tsx";
@@ -14,7 +15,6 @@ import { Sidebar } from "./sidebar.tsx";
 import { SidebarProvider } from "./sidebar-context.tsx";
 import { StartupLoader } from "./startup-loader.tsx";
 import { StatusOverlay } from "./status-overlay.tsx";
-import { ThemeProvider, ThemeToggle } from "./theme.tsx";
 
 /** Loaded only when debug mode is on. */
 const DebugPanel = lazy(() => import("./debug-panel.tsx"));

@@ -1,7 +1,7 @@
 import { Bug, X } from "lucide-react";
 import { useLocation } from "react-router";
 import { matchRoute } from "../../../core/index.ts";
-import { useAuth } from "../auth/auth-context.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { writeStoredFlag } from "./debug.tsx";
 
 function Json({ value }: { value: unknown }) {

@@ -1,8 +1,8 @@
 import { Menu } from "lucide-react";
 import { Link } from "react-router";
+import { ThemeToggle } from "../../components/theme.tsx";
 import { BrandMark } from "./brand.tsx";
 import { useSidebar } from "./sidebar-context.tsx";
-import { ThemeToggle } from "./theme.tsx";
 
 /** Top bar below the 1024 px breakpoint: menu button (opens the sidebar drawer), brand, theme. */
 export function MobileHeader({ productName }: { productName: string }) {

@@ -1,7 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { useAuth } from "../auth/auth-context.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { useSidebar } from "./sidebar-context.tsx";
 
 function SidebarConsumer() {

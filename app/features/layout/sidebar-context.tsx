@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { useLocation } from "react-router";
-import { SIDEBAR_STORAGE_KEY } from "./sidebar-state.ts";
+import { SIDEBAR_STORAGE_KEY } from "../../lib/sidebar-state.ts";
 
 export interface SidebarValue {
   /** Desktop state: 64 px rail when true, 320 px when false. Persisted in localStorage. */

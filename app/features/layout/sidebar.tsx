@@ -14,12 +14,12 @@ import {
   sidebarSections,
   signInUrl,
 } from "../../../core/index.ts";
+import { ThemeToggle } from "../../components/theme.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { iconFor } from "../../components/ui/icon.tsx";
-import { useAuth } from "../auth/auth-context.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { BrandMark } from "./brand.tsx";
 import { useSidebar } from "./sidebar-context.tsx";
-import { ThemeToggle } from "./theme.tsx";
 
 /** child path → parent route, for registry routes that declare children (/admin, /super-admin). */
 const PARENT_OF: ReadonlyMap<string, RouteDefinition> = new Map(

@@ -1,5 +1,5 @@
 import { LoaderCircle } from "lucide-react";
-import { useAuth } from "../auth/auth-context.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 
 /**
  * Shown while the client restores the cached user context and reconciles it with the server's view

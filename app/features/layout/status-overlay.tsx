@@ -2,9 +2,9 @@ import { ChevronDown, ShieldCheck } from "lucide-react";
 import { useId, useState } from "react";
 import { shortUserId } from "../../../core/index.ts";
 import { cx } from "../../components/ui/cx.ts";
-import { useAuth } from "../auth/auth-context.tsx";
-import { SECURITY_LEVEL_TEXT } from "../auth/security.ts";
-import { useSecurityContext } from "../auth/security-monitor.tsx";
+import { useAuth } from "../../lib/session/auth-context.tsx";
+import { SECURITY_LEVEL_TEXT } from "../../lib/session/security.ts";
+import { useSecurityContext } from "../../lib/session/security-monitor.tsx";
 
 const statusDot: Record<string, string> = {
   visitor: "bg-zinc-400",

@@ -4,11 +4,12 @@
  */
 import { ArrowDown, ArrowUp, Plus } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
-import { Field, inputClass } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
-import { type AdminCategoryRow, adminCall } from "./api.ts";
+import { Field, inputClass } from "../../components/ui/fields.tsx";
+import { api, settle } from "../../lib/api.ts";
+import type { AdminCategoryRow } from "./admin-rows.ts";
 
 const API = "/api/admin/repository-categories";
 
@@ -30,13 +31,15 @@ export function CategoriesCard({
 
   async function patch(row: AdminCategoryRow, body: Record<string, unknown>, done: string) {
     setBusy(true);
-    const result = await adminCall("PATCH", `${API}/${encodeURIComponent(row.id)}`, {
-      version: row.version,
-      ...body,
-    });
+    const result = await settle(
+      api.patch(`${API}/${encodeURIComponent(row.id)}`, {
+        version: row.version,
+        ...body,
+      }),
+    );
     setBusy(false);
     if (result.ok) showToast(done);
-    else showToast(`Could not save ${row.name ?? row.slug}`, { description: result.message });
+    else showToast(`Could not save ${row.name ?? row.slug}`, { description: result.error.message });
     onChanged();
   }
 
@@ -49,12 +52,14 @@ export function CategoriesCard({
     for (const [i, row] of order.entries()) {
       const sortOrder = (i + 1) * 10;
       if (row.sortOrder === sortOrder) continue;
-      const result = await adminCall("PATCH", `${API}/${encodeURIComponent(row.id)}`, {
-        version: row.version,
-        sortOrder,
-      });
+      const result = await settle(
+        api.patch(`${API}/${encodeURIComponent(row.id)}`, {
+          version: row.version,
+          sortOrder,
+        }),
+      );
       if (!result.ok) {
-        showToast("Could not change the order", { description: result.message });
+        showToast("Could not change the order", { description: result.error.message });
         break;
       }
     }
@@ -190,10 +195,12 @@ function AddCategoryForm({ onAdded, nextOrder }: { onAdded: () => void; nextOrde
       return;
     }
     setPending(true);
-    const result = await adminCall("POST", API, { name: name.trim(), slug, sortOrder: nextOrder });
+    const result = await settle(api.post(API, { name: name.trim(), slug, sortOrder: nextOrder }));
     setPending(false);
     if (!result.ok) {
-      setError(result.status === 409 ? "A category with this name already exists." : result.message);
+      setError(
+        result.error.status === 409 ? "A category with this name already exists." : result.error.message,
+      );
       return;
     }
     setError(null);

@@ -10,7 +10,7 @@ import type {
   RepositoryCategory,
 } from "../../../server/modules/repositories/repositories.service.ts";
 import { servicesContext, userContext } from "../../lib/context.ts";
-import type { AdminCategoryRow, AdminRepositoryRow } from "./api.ts";
+import type { AdminCategoryRow, AdminRepositoryRow } from "./admin-rows.ts";
 
 export type RepositoriesAdminData =
   | { allowed: false }

@@ -7,24 +7,24 @@
 import { ArrowDown, ArrowUp, FolderGit2, Globe, LoaderCircle, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useNavigation, useRevalidator } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { cx } from "../../components/ui/cx.ts";
+import { Field, inputClass } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { Field, inputClass } from "../auth/fields.tsx";
-import { showToast } from "../layout/app-toaster.tsx";
+import { api, settle } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import {
   type AdminCategoryRow,
   type AdminRepositoryRow,
-  adminCall,
-  formatDateTime,
   parseTags,
   repositoryLabel,
   repositorySource,
   type SyncOutcome,
   syncStatusOf,
-} from "./api.ts";
+} from "./admin-rows.ts";
 import { CategoriesCard } from "./categories-card.tsx";
 
 const API = "/api/admin/repositories";
@@ -112,11 +112,13 @@ async function move(all: AdminRepositoryRow[], from: number, to: number): Promis
   for (const [i, row] of order.entries()) {
     const sortOrder = (i + 1) * 10;
     if (row.sortOrder === sortOrder) continue;
-    const result = await adminCall("PATCH", `${API}/${encodeURIComponent(row.id)}`, {
-      version: row.version,
-      sortOrder,
-    });
-    if (!result.ok) return result.message;
+    const result = await settle(
+      api.patch(`${API}/${encodeURIComponent(row.id)}`, {
+        version: row.version,
+        sortOrder,
+      }),
+    );
+    if (!result.ok) return result.error.message;
   }
   return null;
 }
@@ -155,26 +157,27 @@ function RepositoryRow({
 
   async function patch(body: Record<string, unknown>, done: string) {
     setBusy("save");
-    const result = await adminCall("PATCH", `${API}/${encodeURIComponent(row.id)}`, {
-      version: row.version,
-      ...body,
-    });
+    const result = await settle(
+      api.patch(`${API}/${encodeURIComponent(row.id)}`, {
+        version: row.version,
+        ...body,
+      }),
+    );
     setBusy(null);
     if (result.ok) showToast(done);
-    else if (result.status === 409)
+    else if (result.error.status === 409)
       showToast("Someone else changed this repository", { description: "The list was reloaded; try again." });
-    else showToast(`Could not save ${name}`, { description: result.message });
+    else showToast(`Could not save ${name}`, { description: result.error.message });
     onChanged();
   }
 
   async function sync() {
     setBusy("sync");
-    const result = await adminCall<{ outcome: SyncOutcome }>(
-      "POST",
-      `${API}/${encodeURIComponent(row.id)}/sync`,
+    const result = await settle(
+      api.post<{ outcome: SyncOutcome }>(`${API}/${encodeURIComponent(row.id)}/sync`),
     );
     setBusy(null);
-    if (!result.ok) showToast(`Could not sync ${name}`, { description: result.message });
+    if (!result.ok) showToast(`Could not sync ${name}`, { description: result.error.message });
     else if (result.data.outcome.ok) {
       const o = result.data.outcome;
       showToast(`${name} synced`, {
@@ -194,12 +197,12 @@ function RepositoryRow({
 
   async function remove() {
     setBusy("delete");
-    const result = await adminCall("DELETE", `${API}/${encodeURIComponent(row.id)}`);
+    const result = await settle(api.delete(`${API}/${encodeURIComponent(row.id)}`));
     setBusy(null);
     setConfirmDelete(false);
     if (result.ok)
       showToast(`${name} removed`, { description: "Its cached files, branches and issues are gone too." });
-    else showToast(`Could not remove ${name}`, { description: result.message });
+    else showToast(`Could not remove ${name}`, { description: result.error.message });
     onChanged();
   }
 
@@ -409,20 +412,20 @@ function AddRepositoryForm({ categories, onAdded }: { categories: AdminCategoryR
       ...(tags.length ? { tags } : {}),
     };
     setPending("add");
-    const added = await adminCall<{ repository: AdminRepositoryRow }>("POST", API, body);
+    const added = await settle(api.post<{ repository: AdminRepositoryRow }>(API, body));
     if (!added.ok) {
       setPending(null);
-      if (added.field && added.field in values) setErrors({ [added.field]: added.message });
-      else setFormError(added.message);
+      const field = added.error.firstField;
+      if (field && field in values) setErrors({ [field]: added.error.message });
+      else setFormError(added.error.message);
       return;
     }
     const repository = added.data.repository;
     const name = repositoryLabel(repository);
     if (syncAfter) {
       setPending("sync");
-      const synced = await adminCall<{ outcome: SyncOutcome }>(
-        "POST",
-        `${API}/${encodeURIComponent(repository.id)}/sync`,
+      const synced = await settle(
+        api.post<{ outcome: SyncOutcome }>(`${API}/${encodeURIComponent(repository.id)}/sync`),
       );
       if (synced.ok && synced.data.outcome.ok) showToast(`${name} added and synced`);
       else
@@ -432,7 +435,7 @@ function AddRepositoryForm({ categories, onAdded }: { categories: AdminCategoryR
               ? synced.data.outcome.error
               : synced.ok
                 ? ""
-                : synced.message,
+                : synced.error.message,
         });
     } else showToast(`${name} added`, { description: "Sync it to read its files." });
     setPending(null);

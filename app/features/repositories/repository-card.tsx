@@ -1,6 +1,6 @@
 import { GitFork, Star } from "lucide-react";
 import { Link } from "react-router";
-import { formatDate } from "../content/format.ts";
+import { formatDate } from "../../lib/format.ts";
 import type { RepositoryCardData } from "./repositories.server.ts";
 import { languageColor, repositoryHref } from "./view-model.ts";
 

@@ -20,7 +20,7 @@ import { Form, Link, useSubmit } from "react-router";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { Notice } from "../../components/ui/notice.tsx";
-import { formatDate } from "../content/format.ts";
+import { formatDate } from "../../lib/format.ts";
 import { CodeView } from "./code-view.tsx";
 import type { FileData, RepositoryPageData, TreeEntryData } from "./repositories.server.ts";
 import { LanguageDot, Tags } from "./repository-card.tsx";

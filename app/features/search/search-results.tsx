@@ -3,10 +3,10 @@ import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
 import { findRoute, meetsContentTier, PRICING_PATH, signInUrl } from "../../../core/index.ts";
 import type { SearchResultItem, SnippetPart } from "../../../server/services.ts";
+import { TierBadge } from "../../components/tier-badge.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { useAuth } from "../auth/auth-context.tsx";
-import { contentPath, formatDate, TYPE_LABEL } from "../content/format.ts";
-import { TierBadge } from "../content/tier-badge.tsx";
+import { contentPath, formatDate, TYPE_LABEL } from "../../lib/format.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { type SearchPageData, searchPageUrl } from "./search-data.ts";
 
 /** Text with the matched words in <mark>; every part is rendered as text (never as HTML). */

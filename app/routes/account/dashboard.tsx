@@ -1,11 +1,11 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { findRoute, PUBLIC_SIDEBAR_PATHS } from "../../../core/index.ts";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { NamedIcon } from "../../components/ui/icon.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
 import { AccessFacts, IdentityFacts } from "../../features/account/user-summary.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/dashboard");

@@ -1,11 +1,11 @@
-import { Panel } from "../../features/account/feature-screen.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
 import { ProfileAvatar } from "../../features/account/profile-avatar.tsx";
 import { ProfileEditor } from "../../features/account/profile-editor.tsx";
 import { AccessFacts, IdentityFacts, SessionFacts } from "../../features/account/user-summary.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { Screen } from "../../features/business/screen.tsx";
 import { servicesContext, userContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/profile");

@@ -1,7 +1,7 @@
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { AccessFacts } from "../../features/account/user-summary.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/reports";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/dashboard/reports");

@@ -1,14 +1,14 @@
 import { useState } from "react";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
+import { ThemeToggle } from "../../components/theme.tsx";
 import { ApiKeysCard } from "../../features/account/api-keys-card.tsx";
 import { AccountDataCards } from "../../features/account/export-card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
 import { MfaCard } from "../../features/account/mfa-card.tsx";
 import { PasswordCard } from "../../features/account/password-card.tsx";
 import { SecurityCard } from "../../features/account/security-card.tsx";
 import { SessionsCard } from "../../features/account/sessions-card.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
-import { ThemeToggle } from "../../features/layout/theme.tsx";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/settings");

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { PLAN_BADGE_TEXT, planBadge } from "../../../core/index.ts";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/subscription");

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
+import { FeatureScreen } from "../../components/feature-screen.tsx";
+import { TierBadge } from "../../components/tier-badge.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import { FeatureScreen } from "../../features/account/feature-screen.tsx";
-import { TierBadge } from "../../features/content/tier-badge.tsx";
 import {
   canManageRepositories,
   loadRepositoriesAdmin,

@@ -1,4 +1,4 @@
-import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { FeatureScreen } from "../../components/feature-screen.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/logs";

@@ -1,4 +1,4 @@
-import { FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { FeatureScreen } from "../../components/feature-screen.tsx";
 import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
 import { servicesContext, userContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";

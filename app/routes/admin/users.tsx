@@ -1,4 +1,4 @@
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { adminFigures } from "../../features/admin/admin-figures.server.ts";
 import { OrganisationFiguresList } from "../../features/admin/organisation-figures.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";

@@ -2,13 +2,13 @@ import { LoaderCircle, MailCheck } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { safeRedirectTarget } from "../../../core/index.ts";
+import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
-import { postJson } from "../../features/auth/api.ts";
-import { Field } from "../../features/auth/fields.tsx";
 import { ResendCodeButton } from "../../features/auth/resend-button.tsx";
 import { cleanCode, isCode, isEmail } from "../../features/auth/validation.ts";
-import { showToast } from "../../features/layout/app-toaster.tsx";
+import { api, settle } from "../../lib/api.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/confirm";
 
@@ -74,7 +74,7 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
     if (next.identifier) return identifierRef.current?.focus();
     if (next.code) return codeRef.current?.focus();
     setPending(true);
-    const result = await postJson("/api/auth/email-otp/verify-email", { ...account, otp: code });
+    const result = await settle(api.post("/api/auth/email-otp/verify-email", { ...account, otp: code }));
     if (result.ok) {
       showToast("E-mail confirmed", { description: "Sign in to continue." });
       navigate(signInAfterConfirm(email, loaderData.redirectTo));
@@ -82,8 +82,8 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
     }
     setPending(false);
     // The contract's codes get plain words; anything else shows the server's own message.
-    const hint = result.code ? CODE_HINTS[result.code] : undefined;
-    setErrors({ code: hint ?? result.message });
+    const hint = result.error.code ? CODE_HINTS[result.error.code] : undefined;
+    setErrors({ code: hint ?? result.error.message });
     codeRef.current?.focus();
   }
 
@@ -149,7 +149,12 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
         <ResendCodeButton
           email={email}
           send={() =>
-            postJson("/api/auth/email-otp/send-verification-otp", { ...account, type: "email-verification" })
+            settle(
+              api.post("/api/auth/email-otp/send-verification-otp", {
+                ...account,
+                type: "email-verification",
+              }),
+            )
           }
           canSend={canResend}
           onResult={(r) => setMessage({ tone: r.ok ? "info" : "warn", text: r.message })}

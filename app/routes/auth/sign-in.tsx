@@ -2,11 +2,11 @@ import { Link } from "react-router";
 import { safeRedirectTarget } from "../../../core/index.ts";
 import { cx } from "../../components/ui/cx.ts";
 import { Notice } from "../../components/ui/notice.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { SignInForm } from "../../features/auth/sign-in-form.tsx";
 import { SignUpForm } from "../../features/auth/sign-up-form.tsx";
 import { BrandMark } from "../../features/layout/brand.tsx";
 import { screenMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/sign-in";
 
 type Mode = "signin" | "signup";

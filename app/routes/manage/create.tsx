@@ -1,6 +1,6 @@
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
+import { TierBadge } from "../../components/tier-badge.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { TierBadge } from "../../features/content/tier-badge.tsx";
 import { servicesContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/create";

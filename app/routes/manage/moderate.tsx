@@ -1,7 +1,7 @@
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
-import { useAuth } from "../../features/auth/auth-context.tsx";
 import { registryMeta } from "../../lib/meta.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/moderate";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/moderate");

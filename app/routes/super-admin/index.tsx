@@ -1,4 +1,4 @@
-import { ChildCards, FeatureScreen } from "../../features/account/feature-screen.tsx";
+import { ChildCards, FeatureScreen } from "../../components/feature-screen.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/index";
 

@@ -7,8 +7,8 @@ import {
   SESSION_IDLE_MS,
   TOKEN_ROTATION_MS,
 } from "../../../core/index.ts";
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/security";
 

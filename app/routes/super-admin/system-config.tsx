@@ -1,5 +1,5 @@
+import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { FeatureScreen, Panel } from "../../features/account/feature-screen.tsx";
 import { servicesContext, userContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";

@@ -1,4 +1,4 @@
-import type { ContentType } from "../../../server/services.ts";
+import type { ContentType } from "../../server/services.ts";
 
 export const TYPE_LABEL: Record<ContentType, string> = {
   article: "Article",
@@ -21,6 +21,18 @@ export function formatDate(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? null : dateFormat.format(d);
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat("en", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/** "Mar 4, 2026, 9:05 AM UTC" from an ISO string or epoch ms; null when missing or unreadable. */
+export function formatDateTime(value: string | number | null | undefined): string | null {
+  const ms = typeof value === "string" ? Date.parse(value) : value;
+  return typeof ms === "number" && Number.isFinite(ms) ? `${dateTimeFormat.format(new Date(ms))} UTC` : null;
 }
 
 /** 75 → "1:15", 3725 → "1:02:05". */

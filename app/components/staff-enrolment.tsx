@@ -5,10 +5,10 @@
  */
 import { ShieldCheck } from "lucide-react";
 import { useLocation } from "react-router";
-import { ENROL_MFA_PATH, safeRedirectTarget } from "../../../core/index.ts";
-import { Notice } from "../../components/ui/notice.tsx";
-import { callApi } from "./api.ts";
-import { useAuth } from "./auth-context.tsx";
+import { ENROL_MFA_PATH, safeRedirectTarget } from "../../core/index.ts";
+import { api, settle } from "../lib/api.ts";
+import { useAuth } from "../lib/session/auth-context.tsx";
+import { Notice } from "./ui/notice.tsx";
 
 const ROLE_NAMES: Record<string, string> = {
   SuperUser: "Super Admin",
@@ -35,7 +35,7 @@ export function staffRoleLabel(roles: readonly string[]): string {
  */
 export async function afterSignInTarget(redirectTo: string): Promise<string> {
   const target = safeRedirectTarget(redirectTo);
-  const status = await callApi<{ pendingStaffRoles?: string[] }>("GET", "/api/account/mfa");
+  const status = await settle(api.get<{ pendingStaffRoles?: string[] }>("/api/account/mfa"));
   return status.ok && status.data?.pendingStaffRoles?.length ? ENROL_MFA_PATH : target;
 }
 

@@ -1,8 +1,8 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { DEFAULT_THEME, parseTheme, THEME_STORAGE_KEY, type Theme } from "../../../core/index.ts";
-import { cx } from "../../components/ui/cx.ts";
-import { SIDEBAR_STORAGE_KEY } from "./sidebar-state.ts";
+import { DEFAULT_THEME, parseTheme, THEME_STORAGE_KEY, type Theme } from "../../core/index.ts";
+import { SIDEBAR_STORAGE_KEY } from "../lib/sidebar-state.ts";
+import { cx } from "./ui/cx.ts";
 
 /**
  * Runs inline in <head> before the body paints: applies the stored theme (default 'system', which

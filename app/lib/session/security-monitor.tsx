@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useLocation, useNavigate, useRevalidator } from "react-router";
 import { ACTIVITY_EVENTS, SECURITY_CHECK_INTERVAL_MS, signInUrl } from "../../../core/index.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { showToast } from "../../components/app-toaster.tsx";
+import { ApiError, api } from "../api.ts";
 import { isSigningOut, markSignOutExplained, sessionRequestSignal, signOutLocally } from "./auth-context.tsx";
 import { interpretSecurityCheck, type SecurityCheckResult, signedOutMessage, toEpochMs } from "./security.ts";
 import {
@@ -31,16 +32,17 @@ export async function checkSecurity(): Promise<SecurityCheckResult> {
   let result: SecurityCheckResult;
   if (isSigningOut()) return { kind: "unknown", status: 0 };
   try {
-    const response = await fetch("/api/account/security-check", {
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
+    const body = await api.get("/api/account/security-check", {
       cache: "no-store",
       signal: sessionRequestSignal(),
     });
-    const body = await response.json().catch(() => null);
-    result = interpretSecurityCheck(response.status, body);
-  } catch {
-    result = { kind: "unknown", status: 0 };
+    result = interpretSecurityCheck(200, body);
+  } catch (error) {
+    // A refusal is an answer too (401 says why); no answer or an abort concludes nothing.
+    result =
+      error instanceof ApiError && error.status > 0
+        ? interpretSecurityCheck(error.status, error.body)
+        : { kind: "unknown", status: 0 };
   }
   // Signing out began while the check was under way: its answer says nothing new.
   if (isSigningOut()) return { kind: "unknown", status: 0 };
@@ -131,20 +133,12 @@ export function AuthSecurityMonitor() {
       lastPing = now;
       inFlight = true;
       updateMetrics(() => ({ lastActivityAt: now }));
-      fetch("/api/account/activity", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: "{}",
-        credentials: "same-origin",
-        keepalive: true,
-        signal: sessionRequestSignal(),
-      })
-        .then((response) => {
+      api
+        .post("/api/account/activity", {}, { keepalive: true, signal: sessionRequestSignal() })
+        .catch((error: unknown) => {
           // The server no longer accepts the session: the check says why and signs out.
-          if (response.status === 401) void checkSecurity();
-        })
-        .catch(() => {
-          // offline: the next check decides
+          if (error instanceof ApiError && error.status === 401) void checkSecurity();
+          // offline, aborted or anything else: the next check decides
         })
         .finally(() => {
           inFlight = false;

@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
-import type { Tier } from "../../../core/index.ts";
-import { cx } from "../../components/ui/cx.ts";
+import type { Tier } from "../../core/index.ts";
+import { cx } from "./ui/cx.ts";
 
 const tierTone: Record<Tier, string> = {
   Free: "border-line-strong bg-sunken text-ink-muted",

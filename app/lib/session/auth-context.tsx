@@ -9,7 +9,8 @@ import {
   useState,
 } from "react";
 import { type AccessContext, toAccessContext, type UserContext } from "../../../core/index.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { showToast } from "../../components/app-toaster.tsx";
+import { api } from "../api.ts";
 import { clearAuthCache, readCache, removeCache, writeCache } from "./session-cache.ts";
 
 /** The user context as the browser receives it: never the raw identity claims. */
@@ -75,14 +76,9 @@ export function isSigningOut(): boolean {
 export async function signOutLocally(): Promise<void> {
   if (!signOutController.signal.aborted) signOutController.abort();
   try {
-    await fetch("/api/auth/sign-out", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: "{}",
-      credentials: "same-origin",
-    });
+    await api.post("/api/auth/sign-out", {});
   } catch {
-    // offline: the cookie stays until it expires, the cache is still cleared
+    // offline or refused: the cookie stays until it expires, the cache is still cleared
   } finally {
     clearAuthCache();
     // A later sign-in in this page (without a reload) starts with fresh background requests.

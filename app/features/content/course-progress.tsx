@@ -4,8 +4,9 @@ import { Link, useLocation } from "react-router";
 import { signInUrl } from "../../../core/index.ts";
 import type { CourseProgress } from "../../../server/modules/engagement/engagement.schemas.ts";
 import type { ContentSummary } from "../../../server/services.ts";
+import { showToast } from "../../components/app-toaster.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import { showToast } from "../layout/app-toaster.tsx";
+import { formatDate } from "../../lib/format.ts";
 import { sendLessonComplete } from "./engagement-client.ts";
 import { runOptimistic, withLesson } from "./optimistic.ts";
 import { useHydrated } from "./use-hydrated.ts";
@@ -18,13 +19,6 @@ interface CourseProgressValue {
 }
 
 const CourseProgressContext = createContext<CourseProgressValue | null>(null);
-
-const dateFormat = new Intl.DateTimeFormat("en", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  timeZone: "UTC",
-});
 
 export interface CourseProgressProviderProps {
   courseId: string;
@@ -89,7 +83,7 @@ export function CourseProgressSummary() {
   const progress = ctx.progress;
   if (!progress || progress.total === 0) return null;
   const label = `${progress.completed} of ${progress.total} lessons complete`;
-  const finished = progress.completedAt ? dateFormat.format(new Date(progress.completedAt)) : null;
+  const finished = formatDate(progress.completedAt);
   return (
     <section
       aria-labelledby="course-progress-title"

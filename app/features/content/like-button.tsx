@@ -1,9 +1,9 @@
 import { Heart } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { showToast } from "../../components/app-toaster.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import { showToast } from "../layout/app-toaster.tsx";
 import { formatCount, sendLike } from "./engagement-client.ts";
 import { type LikeState, optimisticLike, runOptimistic } from "./optimistic.ts";
 import { useHydrated } from "./use-hydrated.ts";

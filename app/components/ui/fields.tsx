@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from "react";
-import { cx } from "../../components/ui/cx.ts";
+import { cx } from "./cx.ts";
 
 export const inputClass =
   "h-10 w-full rounded-lg border border-line-strong bg-elevated px-3 text-sm text-ink placeholder:text-ink-subtle " +

@@ -18,8 +18,8 @@ import {
   matchRoute,
   type RoutingRole,
 } from "../../../core/index.ts";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
 import type { ForbiddenPayload } from "../../lib/guard.server.ts";
+import { Button, buttonClass } from "../ui/button.tsx";
 
 function Centered({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (

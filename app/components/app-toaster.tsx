@@ -1,5 +1,5 @@
 import { type CSSProperties, lazy, Suspense, useEffect, useState } from "react";
-import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from "../../../core/index.ts";
+import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from "../../core/index.ts";
 import { useTheme } from "./theme.tsx";
 
 /** sonner is loaded after hydration so it never weighs on the first load. */

@@ -1,46 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldForError, formatCountdown, parseRetryAfter, readApiError, secondsUntil } from "./api.ts";
-
-describe("readApiError", () => {
-  it("reads Better Auth's {code, message}", () => {
-    expect(readApiError({ code: "INVALID_OTP", message: "Invalid code" })).toEqual({
-      code: "INVALID_OTP",
-      message: "Invalid code",
-    });
-  });
-  it("reads our {error: {code, message}}", () => {
-    expect(readApiError({ error: { code: "NOT_FOUND", message: "No such session" } })).toEqual({
-      code: "NOT_FOUND",
-      message: "No such session",
-    });
-  });
-  it("prefers body.message over body.error.message", () => {
-    expect(readApiError({ message: "top", error: { message: "nested" } }).message).toBe("top");
-  });
-  it("returns nulls for anything else", () => {
-    for (const body of [null, undefined, "text", 42, [], { message: "" }, { error: { message: 3 } }]) {
-      expect(readApiError(body)).toEqual({ code: null, message: null });
-    }
-  });
-});
-
-describe("parseRetryAfter", () => {
-  const now = Date.parse("2026-11-01T10:00:00Z");
-  it("reads delta seconds", () => {
-    expect(parseRetryAfter("60", now)).toBe(60);
-    expect(parseRetryAfter(" 300 ", now)).toBe(300);
-  });
-  it("reads an HTTP date", () => {
-    expect(parseRetryAfter("Sun, 01 Nov 2026 10:04:59 GMT", now)).toBe(299);
-  });
-  it("never answers less than one second", () => {
-    expect(parseRetryAfter("0", now)).toBe(1);
-    expect(parseRetryAfter("Sun, 01 Nov 2026 09:00:00 GMT", now)).toBe(1);
-  });
-  it("is null when missing or unreadable", () => {
-    for (const v of [null, undefined, "", "soon", "-5", "1.5"]) expect(parseRetryAfter(v, now)).toBeNull();
-  });
-});
+import { fieldForError, formatCountdown, secondsUntil } from "./form-helpers.ts";
 
 describe("countdown", () => {
   it("formats minutes and seconds", () => {

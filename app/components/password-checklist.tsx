@@ -4,8 +4,8 @@ import {
   checkPassword,
   PASSWORD_RULE_TEXT,
   type PasswordFailure,
-} from "../../../core/index.ts";
-import { cx } from "../../components/ui/cx.ts";
+} from "../../core/index.ts";
+import { cx } from "./ui/cx.ts";
 
 const RULES = Object.keys(PASSWORD_RULE_TEXT) as PasswordFailure[];
 

@@ -4,7 +4,7 @@
  * the behaviour is unit-tested without a DOM.
  */
 import type { CourseProgress } from "../../../server/modules/engagement/engagement.schemas.ts";
-import type { CallResult } from "./engagement-client.ts";
+import { settle } from "../../lib/api.ts";
 
 export interface LikeState {
   liked: boolean;
@@ -22,7 +22,8 @@ export interface ToggleOptions<S, R> {
   before: S;
   /** The state to show while the request runs. */
   optimistic: S;
-  send(): Promise<CallResult<R>>;
+  /** The request; a failure throws an `ApiError`. */
+  send(): Promise<R>;
   /** The state from the server's answer. */
   settle(answer: R): S;
   set(state: S): void;
@@ -32,13 +33,13 @@ export interface ToggleOptions<S, R> {
 /** Runs one optimistic toggle; resolves true when the server accepted it. */
 export async function runOptimistic<S, R>(options: ToggleOptions<S, R>): Promise<boolean> {
   options.set(options.optimistic);
-  const result = await options.send();
+  const result = await settle(options.send());
   if (result.ok) {
     options.set(options.settle(result.data));
     return true;
   }
   options.set(options.before);
-  options.onError(result.message);
+  options.onError(result.error.message);
   return false;
 }
 

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { getRoute } from "../../../core/index.ts";
-import { Card } from "../../components/ui/card.tsx";
-import { NamedIcon } from "../../components/ui/icon.tsx";
-import { ComingLater } from "../../components/ui/notice.tsx";
-import { PageHeader } from "../../components/ui/page-header.tsx";
+import { getRoute } from "../../core/index.ts";
+import { Card } from "./ui/card.tsx";
+import { NamedIcon } from "./ui/icon.tsx";
+import { ComingLater } from "./ui/notice.tsx";
+import { PageHeader } from "./ui/page-header.tsx";
 
 export interface FeatureScreenProps {
   /** Registry path: gives the title and icon. */

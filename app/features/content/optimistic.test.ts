@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CourseProgress } from "../../../server/modules/engagement/engagement.schemas.ts";
-import type { CallResult } from "./engagement-client.ts";
+import { ApiError, type Settled } from "../../lib/api.ts";
 import { type LikeState, optimisticLike, runOptimistic, withLesson } from "./optimistic.ts";
 
 describe("optimisticLike", () => {
@@ -14,7 +14,7 @@ describe("optimisticLike", () => {
 });
 
 describe("runOptimistic (the like button's toggle)", () => {
-  const run = (before: LikeState, answer: CallResult<{ liked: boolean; likeCount: number }>) => {
+  const run = (before: LikeState, answer: Settled<{ liked: boolean; likeCount: number }>) => {
     const shown: LikeState[] = [];
     const errors: string[] = [];
     let release: () => void = () => {};
@@ -26,7 +26,8 @@ describe("runOptimistic (the like button's toggle)", () => {
       optimistic: optimisticLike(before, !before.liked),
       send: async () => {
         await gate;
-        return answer;
+        if (!answer.ok) throw answer.error;
+        return answer.data;
       },
       settle: (a) => ({ liked: a.liked, count: a.likeCount }),
       set: (s) => shown.push(s),
@@ -51,7 +52,7 @@ describe("runOptimistic (the like button's toggle)", () => {
   it("rolls back to the state before the click and reports the server's message", async () => {
     const r = run(
       { liked: false, count: 7 },
-      { ok: false, status: 403, message: "You can like only content you can read." },
+      { ok: false, error: new ApiError({ status: 403, message: "You can like only content you can read." }) },
     );
     r.release();
     expect(await r.done).toBe(false);
@@ -63,7 +64,10 @@ describe("runOptimistic (the like button's toggle)", () => {
   });
 
   it("rolls back an unlike too", async () => {
-    const r = run({ liked: true, count: 1 }, { ok: false, status: 0, message: "offline" });
+    const r = run(
+      { liked: true, count: 1 },
+      { ok: false, error: new ApiError({ status: 0, message: "offline" }) },
+    );
     r.release();
     await r.done;
     expect(r.shown.at(-1)).toEqual({ liked: true, count: 1 });

@@ -1,9 +1,9 @@
 import { Briefcase, ExternalLink, Link2, Mail, Share2 } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import type { ShareChannel } from "../../../server/modules/engagement/engagement.schemas.ts";
+import { showToast } from "../../components/app-toaster.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
-import { showToast } from "../layout/app-toaster.tsx";
 import { formatCount, sendShare, shareLinks } from "./engagement-client.ts";
 import { useHydrated } from "./use-hydrated.ts";
 
@@ -84,9 +84,12 @@ export function ShareMenu({ contentId, url, title, count, signedIn }: ShareMenuP
 
   const record = (channel: ShareChannel) => {
     if (!signedIn) return;
-    void sendShare(contentId, channel).then((result) => {
-      if (result.ok) setShares(result.data.shareCount);
-    });
+    sendShare(contentId, channel).then(
+      (answer) => setShares(answer.shareCount),
+      () => {
+        // the share itself happened; only the count was not recorded
+      },
+    );
   };
 
   const copy = async () => {
