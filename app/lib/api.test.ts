@@ -44,13 +44,11 @@ describe("readErrorEnvelope", () => {
   it("prefers body.message over body.error.message", () => {
     expect(readErrorEnvelope({ message: "top", error: { message: "nested" } }).message).toBe("top");
   });
-  it("reads the older one-name `field` and `fields` map", () => {
-    expect(readErrorEnvelope({ error: { code: "X", message: "slug: taken", field: "slug" } }).field).toEqual({
-      slug: "slug: taken",
-    });
-    expect(readErrorEnvelope({ error: { message: "m", fields: { email: "bad", n: 3 } } }).field).toEqual({
+  it("keeps only the string problems of the field map", () => {
+    expect(readErrorEnvelope({ error: { message: "m", field: { email: "bad", n: 3 } } }).field).toEqual({
       email: "bad",
     });
+    expect(readErrorEnvelope({ error: { code: "X", message: "m", field: "slug" } }).field).toEqual({});
   });
   it("returns nulls for anything else", () => {
     for (const body of [null, undefined, "text", 42, [], { message: "" }, { error: { message: 3 } }]) {

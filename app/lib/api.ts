@@ -66,24 +66,21 @@ function stringMap(value: unknown): Record<string, string> {
 }
 
 /**
- * Reads an error answer: the REST envelope `{error: {code, message, field?: {name: problem}}}`,
- * Better Auth's top-level `{code, message}`, and the older `error.field` (one name) and
- * `error.fields` (a map) forms. Missing parts come back null or empty.
+ * Reads an error answer: the REST envelope `{error: {code, message, field?: {name: problem}}}`
+ * or Better Auth's top-level `{code, message}` (its own endpoints under /api/auth). Missing parts
+ * come back null or empty.
  */
 export function readErrorEnvelope(body: unknown): ErrorEnvelope {
   if (!body || typeof body !== "object") return { code: null, message: null, field: {} };
   const b = body as { code?: unknown; message?: unknown; error?: unknown };
   const nested =
     b.error && typeof b.error === "object"
-      ? (b.error as { code?: unknown; message?: unknown; field?: unknown; fields?: unknown })
+      ? (b.error as { code?: unknown; message?: unknown; field?: unknown })
       : null;
   const message = text(b.message) ?? text(nested?.message) ?? text(b.error);
   const code =
     typeof b.code === "string" && b.code ? b.code : typeof nested?.code === "string" ? nested.code : null;
-  const field = { ...stringMap(nested?.fields), ...stringMap(nested?.field) };
-  const single = text(nested?.field);
-  if (single) field[single] = message ?? "";
-  return { code, message, field };
+  return { code, message, field: stringMap(nested?.field) };
 }
 
 /**
