@@ -83,7 +83,7 @@ function securityHooks(sec: AuthSecurity) {
     createSmsCodeHooks({ mfa, sending, cooldown, guardedSession }),
     sessions.table,
   ];
-  return { mfa, sending, signUp, sessions, tables };
+  return { stores: { db, mfa }, sending, signUp, sessions, tables };
 }
 
 /**
@@ -139,7 +139,7 @@ export function createAuth(options: AuthOptions) {
         phoneNumberValidator: (value) => PHONE_PATTERN.test(value),
         sendOTP: async (data) => sending.sendPhoneCode(data),
       }),
-      mfaMethodsPlugin(sec && hooks ? { db: sec.db, mfa: hooks.mfa } : null),
+      mfaMethodsPlugin(hooks?.stores ?? null),
       emailOTP({
         otpLength: OTP_LENGTH,
         expiresIn: OTP_EXPIRES_S,

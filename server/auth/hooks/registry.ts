@@ -7,7 +7,7 @@
  * - After hooks run in registration order: first those for every path, then the path's own.
  */
 import { createAuthMiddleware } from "better-auth/api";
-import type { AfterHook, BeforeHook } from "./context.ts";
+import type { AfterHook, AuthHookContext, BeforeHook, BeforeResult } from "./context.ts";
 
 export interface HookTable {
   before?: Readonly<Record<string, BeforeHook>>;
@@ -21,7 +21,8 @@ export function forPaths<H>(paths: Iterable<string>, hook: H): Record<string, H>
   return Object.fromEntries([...paths].map((path) => [path, hook]));
 }
 
-export function hookMiddleware(tables: readonly HookTable[]) {
+/** The dispatch of a set of tables, by `ctx.path`. */
+export function hookRegistry(tables: readonly HookTable[]) {
   const before = new Map<string, BeforeHook>();
   const after = new Map<string, AfterHook[]>();
   const afterEvery: AfterHook[] = [];
@@ -36,10 +37,19 @@ export function hookMiddleware(tables: readonly HookTable[]) {
     afterEvery.push(...(table.afterEvery ?? []));
   }
   return {
-    before: createAuthMiddleware(async (ctx) => before.get(ctx.path)?.(ctx)),
-    after: createAuthMiddleware(async (ctx) => {
+    before: async (ctx: AuthHookContext): Promise<BeforeResult> => before.get(ctx.path)?.(ctx),
+    after: async (ctx: AuthHookContext): Promise<void> => {
       for (const hook of afterEvery) await hook(ctx);
       for (const hook of after.get(ctx.path) ?? []) await hook(ctx);
-    }),
+    },
+  };
+}
+
+/** Better Auth's `hooks` option for a set of tables. */
+export function hookMiddleware(tables: readonly HookTable[]) {
+  const registry = hookRegistry(tables);
+  return {
+    before: createAuthMiddleware(async (ctx) => registry.before(ctx)),
+    after: createAuthMiddleware(async (ctx) => registry.after(ctx)),
   };
 }
