@@ -10,7 +10,6 @@ import type { Hono } from "hono";
 import { allowedOrigins, requestOrigin } from "../http/account-api.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { readLimited } from "../http/read-limited.ts";
-import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
@@ -68,8 +67,8 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     const origin = requestOrigin(c);
     const caller = c.get(RATE_CALLER) as RateCaller | undefined;
     const serverContext: GraphQLServerContext = {
-      identity: resolved.actor,
-      actor: serviceActor(resolved.actor),
+      identity: resolved.credential,
+      actor: resolved.actor,
       services,
       links: runtime,
       sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),

@@ -15,7 +15,7 @@
  * API keys and service tokens are refused (403). Errors: `{error: {code, message}}`.
  */
 import type { Context, Hono } from "hono";
-import type { UserContext } from "../../core/index.ts";
+import type { Actor } from "../modules/actor.ts";
 import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
 import { actorHeaders, apiFail, failFrom, ipOf, readJsonObject, refuseForeignOrigin } from "./org-api.ts";
@@ -39,8 +39,7 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
   const engagement = () => runtime.services.engagement;
 
   const handle =
-    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: HandleOptions) =>
-    async (c: Context) => {
+    (fn: (c: Context, actor: Actor) => Promise<Response>, opts: HandleOptions) => async (c: Context) => {
       c.header("Cache-Control", "no-store");
       for (const name of KEY_PARAMS) {
         const value = c.req.param(name);
@@ -78,7 +77,7 @@ export function registerEngagementApi(app: AnyHono, runtime: Runtime): void {
         if (opts.personal && actor.kind === "visitor") {
           return apiFail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
         }
-        return await fn(c, actor.context);
+        return await fn(c, actor);
       } catch (error) {
         return failFrom(c, runtime, error);
       }

@@ -15,10 +15,10 @@
  * Errors: `{error: {code, message, fields?}}`, 4xx for every bad request.
  */
 import type { Context, Hono } from "hono";
-import type { UserContext } from "../../core/index.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { CLIENT_IP_HEADER } from "../auth/session-guard.ts";
 import { isDbError } from "../db/errors.ts";
+import type { Actor } from "../modules/actor.ts";
 import { isServiceError, SERVICE_ERROR_STATUS } from "../modules/organizations/service-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { allowedOrigins, requestOrigin } from "./account-api.ts";
@@ -110,8 +110,8 @@ export const ipOf = (c: Context) => normaliseIp(c.get("clientIp") as string | un
  * answers `no-store`, refuses state changes from another Origin and maps service errors.
  */
 export function userHandler(runtime: Runtime) {
-  const actorOf = (c: Context): Promise<UserContext> => runtime.identity.resolveUser(actorHeaders(c));
-  return (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
+  const actorOf = (c: Context): Promise<Actor> => runtime.identity.resolveSessionActor(actorHeaders(c));
+  return (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
     async (c: Context) => {
       if (opts.mutates) {
         const refused = refuseForeignOrigin(c, runtime);
@@ -131,7 +131,7 @@ export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
   const orgs = () => runtime.services.organizations;
   const handle = userHandler(runtime);
 
-  const withJson = (fn: (c: Context, actor: UserContext, body: unknown) => Promise<Response>) =>
+  const withJson = (fn: (c: Context, actor: Actor, body: unknown) => Promise<Response>) =>
     handle(
       async (c, actor) => {
         const read = await readJsonObject(c);
@@ -146,7 +146,7 @@ export function registerOrgApi(app: AnyHono, runtime: Runtime): void {
     handle(async (c, actor) => {
       const organization = await orgs().mine(actor);
       if (!organization) {
-        if (actor.authStatus === "visitor") return apiFail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+        if (actor.kind === "visitor") return apiFail(c, 401, "UNAUTHENTICATED", "Sign in first.");
         return apiFail(c, 404, "NOT_FOUND", "You do not belong to an organisation.");
       }
       return c.json({ organization });

@@ -12,7 +12,6 @@
  * says nothing about whether the page may be indexed.
  */
 import type { Hono } from "hono";
-import { visitorContext } from "../../core/index.ts";
 import {
   AI_NEWS_FEED_PATH,
   contentPathFor,
@@ -29,8 +28,9 @@ import {
   sitemapPage,
   sitemapPageCount,
 } from "../../core/seo/index.ts";
+import { type Actor, visitorActor } from "../modules/actor.ts";
+import type { ContentService, ContentSummary, ListContentQuery } from "../modules/content/content.types.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Actor, ContentService, ContentSummary, ListContentQuery } from "../services.ts";
 
 export interface SeoRoutesOptions {
   /** URLs per sitemap file before /sitemap.xml becomes an index (tests inject a small one). */
@@ -138,7 +138,7 @@ export function registerSeoRoutes(
   const ttl = options.cacheTtlMs ?? 60_000;
   const now = options.now ?? Date.now;
   // A visitor: the sitemap and the feed show only what anyone may see.
-  const visitor = visitorContext(config.environment);
+  const visitor = visitorActor(config.environment);
   const sitemapUrls = cached(ttl, now, () => collectSitemapUrls(content, visitor, base));
   const aiNews = cached(ttl, now, () => collectAiNewsFeed(content, visitor, base));
   const robots = renderRobots(robotsRules(), `${base}/sitemap.xml`);

@@ -10,7 +10,7 @@ import { buildUserContext, toAccessContext, visitorContext } from "../../core/in
 import { PERSONA_NAMES, type PersonaName } from "../../core/test-personas.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
-import { outcome } from "../factories/actors.ts";
+import { actorOf, outcome } from "../factories/actors.ts";
 import { call } from "../helpers/auth.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -249,7 +249,7 @@ describe.each(DIALECTS)("admin scopes (%s)", (dialect) => {
         await outcome(() => serviceCredentials.list(access)),
         await outcome(() => serviceCredentials.create(access, { name: "direct", scopes: ["content:read"] })),
         await outcome(() => serviceCredentials.revoke(access, "no-such-credential")),
-        await outcome(() => diagnostics.adminDiagnostics(context)),
+        await outcome(() => diagnostics.adminDiagnostics(actorOf(context))),
       ];
       expect(got, who).toEqual(expected[who as keyof typeof expected]);
     }

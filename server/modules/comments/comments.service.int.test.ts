@@ -11,7 +11,7 @@ import {
 import { buildContent } from "../../../tests/factories/index.ts";
 import { BadInputError, ConflictError } from "../../db/errors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { type Comment, createCommentsRepo } from "./comments.repo.ts";
@@ -26,7 +26,7 @@ const ids = {
   admin: `admin-${tag}`,
 };
 
-const actors: Record<string, () => ServiceActor> = {
+const actors: Record<string, () => Actor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: ids.free, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }),

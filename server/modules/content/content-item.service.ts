@@ -13,7 +13,7 @@ import { type FilterFields, filterSql, parseFilter } from "../../db/filters.ts";
 import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
-import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import {
   contentItemCreateSchema,
   contentItemWriteSchema,
@@ -50,7 +50,7 @@ export const CONTENT_ITEM_FILTER_FIELDS: FilterFields = {
   excerpt: "string",
 };
 
-export function viewContentItem(actor: ServiceActor, item: ContentItem): ContentItemView {
+export function viewContentItem(actor: Actor, item: ContentItem): ContentItemView {
   const granted = canAccessContent({ minTier: item.tier }, actor.access);
   return {
     ...item,
@@ -66,12 +66,12 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
   const { db } = deps;
   const repo = createContentItemRepo(db);
   const dialect: Dialect = dialectOf(db);
-  const seesUnpublished = (actor: ServiceActor) =>
+  const seesUnpublished = (actor: Actor) =>
     canManageContentCatalog(actor.access) || canSeeUnpublishedContent(actor.access);
-  const visible = (actor: ServiceActor, item: ContentItem | null): item is ContentItem =>
+  const visible = (actor: Actor, item: ContentItem | null): item is ContentItem =>
     item !== null && (item.publishedAt !== null || seesUnpublished(actor));
 
-  function requireCatalogManager(actor: ServiceActor): void {
+  function requireCatalogManager(actor: Actor): void {
     requireUser(actor);
     if (!canManageContentCatalog(actor.access)) {
       throw new ForbiddenError("only app-owner and app-admin may change content items");
@@ -79,14 +79,14 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
   }
 
   return {
-    async get(actor: ServiceActor, id: string): Promise<ContentItemView | null> {
+    async get(actor: Actor, id: string): Promise<ContentItemView | null> {
       requireReadScope(actor, "content:read");
       const item = await repo.getById(id);
       return visible(actor, item) ? viewContentItem(actor, item) : null;
     },
 
     /** Visible items of several content records (the data loaders), by id within each record. */
-    async listByContentIds(actor: ServiceActor, contentIds: readonly string[]): Promise<ContentItemView[]> {
+    async listByContentIds(actor: Actor, contentIds: readonly string[]): Promise<ContentItemView[]> {
       requireReadScope(actor, "content:read");
       if (contentIds.length === 0) return [];
       let query = db
@@ -98,7 +98,7 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
       return rows.map((r) => viewContentItem(actor, contentItemFromRow(r)));
     },
 
-    async list(actor: ServiceActor, args: ListArgs): Promise<Page<ContentItemView>> {
+    async list(actor: Actor, args: ListArgs): Promise<Page<ContentItemView>> {
       requireReadScope(actor, "content:read");
       const filter = parseFilter(CONTENT_ITEM_FILTER_FIELDS, args.filter);
       const conditions = [filterSql(CONTENT_ITEM_FILTER_FIELDS, filter, { dialect })];
@@ -116,21 +116,21 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
       return { items: page.items.map((i) => viewContentItem(actor, i)), nextCursor: page.nextCursor };
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<ContentItemView> {
+    async create(actor: Actor, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
       refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemCreateSchema, input, "input");
       return viewContentItem(actor, await repo.create(fields as NewContentItem));
     },
 
-    async update(actor: ServiceActor, id: string, input: unknown): Promise<ContentItemView> {
+    async update(actor: Actor, id: string, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
       refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemWriteSchema, input, "input");
       return viewContentItem(actor, await repo.update(id, fields));
     },
 
-    async delete(actor: ServiceActor, id: string): Promise<ContentItemView> {
+    async delete(actor: Actor, id: string): Promise<ContentItemView> {
       requireCatalogManager(actor);
       const current = await repo.getById(id);
       if (!current || !(await repo.delete(id))) throw new NotFoundError("content item", id);

@@ -31,7 +31,7 @@ import { keysetPage, type SortDirection } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
-import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import { createMediaService, type MediaService } from "../media/media.service.ts";
 import { checkStructuredDataMedia } from "../media/media-refs.ts";
 import { ownBodyKey } from "./body-key.ts";
@@ -166,7 +166,7 @@ const CONTENT = "content";
  * The reader's view of a record: body-related fields (its key, size and checksum, media in the
  * structured data) only when readable; a locked record says nothing about its body.
  */
-export function viewContent(actor: ServiceActor, item: Content): ContentView {
+export function viewContent(actor: Actor, item: Content): ContentView {
   const granted = canAccessContent({ minTier: item.tier, rolesRequired: item.rolesRequired }, actor.access);
   return {
     ...item,
@@ -189,16 +189,16 @@ export function createContentModelService(deps: ContentModelDeps) {
   const bodies = createContentBodies(deps);
   const media = deps.media ?? createMediaService(deps);
 
-  const seesDrafts = (actor: ServiceActor) => canSeeUnpublishedContent(actor.access);
-  const visible = (actor: ServiceActor, item: Content | null): item is Content =>
+  const seesDrafts = (actor: Actor) => canSeeUnpublishedContent(actor.access);
+  const visible = (actor: Actor, item: Content | null): item is Content =>
     item !== null && (item.status === PUBLISHED_STATUS || seesDrafts(actor));
   /** The visibility rule in SQL: published only, unless the actor sees drafts. */
-  const visibility = (actor: ServiceActor) =>
+  const visibility = (actor: Actor) =>
     seesDrafts(actor)
       ? []
       : [filterSql({ status: "string" }, { status: { eq: PUBLISHED_STATUS } }, { dialect })!];
 
-  function requireWriter(actor: ServiceActor): string {
+  function requireWriter(actor: Actor): string {
     const userId = requireUser(actor);
     if (!canWriteContent(actor.access)) {
       throw new ForbiddenError(
@@ -207,7 +207,7 @@ export function createContentModelService(deps: ContentModelDeps) {
     }
     return userId;
   }
-  function requirePublisher(actor: ServiceActor, what: string): void {
+  function requirePublisher(actor: Actor, what: string): void {
     if (!canPublishContent(actor.access)) {
       throw new ForbiddenError(`${what} needs the content:publish permission`);
     }
@@ -219,21 +219,21 @@ export function createContentModelService(deps: ContentModelDeps) {
 
   return {
     /** One item by id; null when absent or not visible to the actor. */
-    async get(actor: ServiceActor, id: string): Promise<ContentView | null> {
+    async get(actor: Actor, id: string): Promise<ContentView | null> {
       requireReadScope(actor, "content:read");
       const item = await repo.getById(id);
       return visible(actor, item) ? viewContent(actor, item) : null;
     },
 
     /** Items by id (the data loaders), visible ones only, in no particular order. */
-    async getMany(actor: ServiceActor, ids: readonly string[]): Promise<ContentView[]> {
+    async getMany(actor: Actor, ids: readonly string[]): Promise<ContentView[]> {
       requireReadScope(actor, "content:read");
       const items = await repo.getManyByIds(ids);
       return items.filter((i) => visible(actor, i)).map((i) => viewContent(actor, i));
     },
 
     /** listContents: every visible item matching the filter, by id, keyset-paginated. */
-    async list(actor: ServiceActor, args: ListArgs): Promise<Page<ContentView>> {
+    async list(actor: Actor, args: ListArgs): Promise<Page<ContentView>> {
       requireReadScope(actor, "content:read");
       const filter = parseFilter(CONTENT_FILTER_FIELDS, args.filter);
       const where = filterSql(CONTENT_FILTER_FIELDS, filter, { dialect });
@@ -253,11 +253,7 @@ export function createContentModelService(deps: ContentModelDeps) {
      * ordered by the sort key (then id) ASC or DESC. Rows without a sort-key value are not in
      * the look-up (like a sparse index). Served by the look-up's index.
      */
-    async listByKey(
-      actor: ServiceActor,
-      list: ContentKeyList,
-      args: KeyListArgs,
-    ): Promise<Page<ContentView>> {
+    async listByKey(actor: Actor, list: ContentKeyList, args: KeyListArgs): Promise<Page<ContentView>> {
       requireReadScope(actor, "content:read");
       const spec = CONTENT_KEY_LISTS[list];
       if (typeof args.key !== "string" || args.key.length === 0 || args.key.length > 500) {
@@ -289,7 +285,7 @@ export function createContentModelService(deps: ContentModelDeps) {
       return { items: page.items.map((i) => viewContent(actor, i)), nextCursor: page.nextCursor };
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<ContentView> {
+    async create(actor: Actor, input: unknown): Promise<ContentView> {
       const userId = requireWriter(actor);
       refuseServerChosenFields(input, "input", true);
       const { body, ...fields } = parseInput(contentCreateSchema, input, "input");
@@ -312,7 +308,7 @@ export function createContentModelService(deps: ContentModelDeps) {
     },
 
     /** Applies `input` when the stored version is still `version`; stale → ConflictError. */
-    async update(actor: ServiceActor, id: string, version: number, input: unknown): Promise<ContentView> {
+    async update(actor: Actor, id: string, version: number, input: unknown): Promise<ContentView> {
       const userId = requireWriter(actor);
       if (!Number.isSafeInteger(version) || version < 1) {
         throw new BadInputError("version must be the positive whole number last read");
@@ -341,7 +337,7 @@ export function createContentModelService(deps: ContentModelDeps) {
     },
 
     /** Deletes an item (at `version` when given); a published one needs content:publish. */
-    async delete(actor: ServiceActor, id: string, version?: number | null): Promise<ContentView> {
+    async delete(actor: Actor, id: string, version?: number | null): Promise<ContentView> {
       requireWriter(actor);
       const current = await repo.getById(id);
       if (!visible(actor, current)) throw new NotFoundError("content", id);

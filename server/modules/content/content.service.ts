@@ -6,11 +6,15 @@ import {
   parseTier,
   requiredTierForContent,
   type Tier,
-  toAccessContext,
 } from "../../../core/index.ts";
 import type { DB } from "../../db/schema.ts";
+import type { ObjectStore } from "../../storage/object-store.ts";
+import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
+import type { Actor } from "../actor.ts";
+import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
+import { ownBodyKey } from "./body-key.ts";
+import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
 import type {
-  Actor,
   CategoryInfo,
   ContentAccess,
   ContentBodyResult,
@@ -20,12 +24,7 @@ import type {
   ContentSummary,
   ContentType,
   ListContentQuery,
-} from "../../services.ts";
-import type { ObjectStore } from "../../storage/object-store.ts";
-import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
-import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
-import { ownBodyKey } from "./body-key.ts";
-import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
+} from "./content.types.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
@@ -250,8 +249,10 @@ export function createContentService(deps: ContentServiceDeps) {
     } else if (/^[a-z]+:/i.test(ref) || ref.startsWith("/")) key = null;
     if (key === null) return null;
     try {
-      const reader = storageActorOf(toAccessContext(actor), actor.customAttributes.tenantId);
-      const link = await signObjectGet(deps.storage, reader, key, { notAfterMs: actor.session?.expiresAt });
+      const reader = storageActorOf(actor.access, actor.tenantId);
+      const link = await signObjectGet(deps.storage, reader, key, {
+        notAfterMs: actor.context.session?.expiresAt,
+      });
       return link.url;
     } catch (error) {
       deps.logger.warn(
@@ -302,7 +303,7 @@ export function createContentService(deps: ContentServiceDeps) {
 
     /** Summaries of items read elsewhere (search results): the list shape, with the lock flag. */
     summarize(actor, items) {
-      const access = toAccessContext(actor);
+      const access = actor.access;
       return Promise.all(items.map((i) => summarize(i, access)));
     },
 
@@ -340,7 +341,7 @@ export function createContentService(deps: ContentServiceDeps) {
     },
 
     async list(actor: Actor, query: ListContentQuery): Promise<ContentList> {
-      const access = toAccessContext(actor);
+      const access = actor.access;
       const page = await repo.list(
         {
           section: query.section,
@@ -363,13 +364,13 @@ export function createContentService(deps: ContentServiceDeps) {
 
     async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
       const item = await repo.getByIdOrSlug(idOrSlug);
-      return isReadable(item) ? summarize(item, toAccessContext(actor)) : null;
+      return isReadable(item) ? summarize(item, actor.access) : null;
     },
 
     async readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult> {
       const item = await repo.getByIdOrSlug(idOrSlug);
       if (!isReadable(item)) return { kind: "not-found" };
-      if (accessFor(item, toAccessContext(actor)).kind !== "granted") return { kind: "denied" };
+      if (accessFor(item, actor.access).kind !== "granted") return { kind: "denied" };
       const key = ownBodyKey(item);
       if (!key) return { kind: "missing-body" };
       const object = await deps.storage.get(key);
@@ -389,7 +390,7 @@ export function createContentService(deps: ContentServiceDeps) {
     async getPage(actor: Actor, slug: string): Promise<ContentPage | null> {
       const item = await repo.getBySlug(slug);
       if (!isReadable(item)) return null;
-      const access = toAccessContext(actor);
+      const access = actor.access;
       const gate = accessFor(item, access);
       const rendered = gate.kind === "granted" ? await renderBody(item) : null;
       const relatedItems = item.related.length

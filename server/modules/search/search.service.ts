@@ -10,12 +10,12 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toAccessContext } from "../../../core/index.ts";
 import { BadInputError } from "../../db/errors.ts";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
-import type { Actor, ContentSummary } from "../../services.ts";
+import type { Actor } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
+import type { ContentSummary } from "../content/content.types.ts";
 import { createSearchRepo } from "./search.repo.ts";
 import type { SearchIndexer } from "./search-indexer.ts";
 import { hasHit, parseSearchQuery, type SnippetPart, splitHighlighted } from "./search-query.ts";
@@ -92,7 +92,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     const empty: SearchResults = { query: parsed.text, items: [], total: 0, nextCursor: null };
     if (parsed.words.length === 0) return empty;
 
-    const access = toAccessContext(actor);
+    const access = actor.access;
     const { hits, total } = await repo.search({
       words: parsed.words,
       section: query.section,
