@@ -7,7 +7,7 @@
  * builds the instance. Modules never import this file.
  */
 import type { CommentsService } from "./modules/comments/comments.service.ts";
-import type { ContentService } from "./modules/content/content.types.ts";
+import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
 import type { DiagnosticsService } from "./modules/diagnostics/diagnostics.types.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";

@@ -15,9 +15,9 @@ import { openTestDatabase, type TestDatabase, testDialects } from "../db/test-da
 import { actorForCredential } from "../modules/actor.ts";
 import { createCommentsService } from "../modules/comments/comments.service.ts";
 import { createContentRepo } from "../modules/content/content.repo.ts";
+import { CONTENT_KEY_LISTS, type ContentKeyList } from "../modules/content/content.service.ts";
 import { createContentCategoryRepo } from "../modules/content/content-category.repo.ts";
 import { createContentItemRepo } from "../modules/content/content-item.repo.ts";
-import { CONTENT_KEY_LISTS, type ContentKeyList } from "../modules/content/content-model.service.ts";
 import { createContentModelServices } from "../modules/content/content-models.ts";
 import { createRepositoriesService } from "../modules/repositories/repositories.service.ts";
 import { createSubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";

@@ -4,23 +4,12 @@
  */
 import type { Credential } from "../auth/identity.ts";
 import type { Actor } from "../modules/actor.ts";
-import type { CommentsService } from "../modules/comments/comments.service.ts";
 import type { BodyLinkIssuer } from "../modules/content/body-links.ts";
-import type { ContentModelServices } from "../modules/content/content-models.ts";
 import type { RateUnits, RateVerdict } from "../modules/rate-limits/rate-limits.ts";
-import type { RepositoriesService } from "../modules/repositories/repositories.service.ts";
-import type { SubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";
-import type { UsersService } from "../modules/users/users.service.ts";
+import type { GraphQLServices } from "./graphql-services.ts";
 import type { Loaders } from "./loaders.ts";
 
-/** The services resolvers call (thin resolvers: access is checked inside each operation). */
-export interface GraphQLServices {
-  content: ContentModelServices;
-  subscriptions: SubscriptionsService;
-  users: UsersService;
-  comments: CommentsService;
-  repositories: RepositoriesService;
-}
+export type { GraphQLServices } from "./graphql-services.ts";
 
 /** Set by the HTTP handler for each request (`http.ts`). */
 export interface GraphQLServerContext {

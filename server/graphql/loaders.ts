@@ -10,11 +10,11 @@ import DataLoader from "dataloader";
 import type { Actor } from "../modules/actor.ts";
 import type { ContentCategory } from "../modules/content/content-category.repo.ts";
 import type { ContentItemView } from "../modules/content/content-item.service.ts";
-import type { ContentView } from "../modules/content/content-model.service.ts";
+import type { ContentView } from "../modules/content/content-projection.ts";
 import type { ChildKind, ChildRows } from "../modules/repositories/repositories.repo.ts";
 import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
 import type { UserView } from "../modules/users/users.service.ts";
-import type { GraphQLServices } from "./context.ts";
+import type { GraphQLServices } from "./graphql-services.ts";
 
 const MAX_BATCH = 100;
 

@@ -111,6 +111,7 @@ export function registerContentApi(
     if (caller instanceof Response) return caller;
     try {
       const result = await runtime.services.content.list(caller.actor, {
+        publishedOnly: true,
         section: q.section,
         category: q.category,
         tier: q.tier,

@@ -29,7 +29,8 @@ import {
   sitemapPageCount,
 } from "../../core/seo/index.ts";
 import { type Actor, visitorActor } from "../modules/actor.ts";
-import type { ContentService, ContentSummary, ListContentQuery } from "../modules/content/content.types.ts";
+import type { ContentService } from "../modules/content/content.service.ts";
+import type { ContentSummary, ListContentQuery } from "../modules/content/content.types.ts";
 import type { Runtime } from "../runtime.ts";
 
 export interface SeoRoutesOptions {
@@ -56,7 +57,13 @@ async function listAllIndexable(
   const items: ContentSummary[] = [];
   let cursor: string | null = null;
   do {
-    const page = await content.list(actor, { ...query, indexable: true, limit: PAGE_SIZE, cursor });
+    const page = await content.list(actor, {
+      ...query,
+      indexable: true,
+      publishedOnly: true,
+      limit: PAGE_SIZE,
+      cursor,
+    });
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -102,7 +109,12 @@ export async function collectAiNewsFeed(
   publicUrl: string,
 ): Promise<RssItem[]> {
   const base = normaliseBaseUrl(publicUrl);
-  const page = await content.list(actor, { section: AI_NEWS, indexable: true, limit: FEED_SIZE });
+  const page = await content.list(actor, {
+    section: AI_NEWS,
+    indexable: true,
+    publishedOnly: true,
+    limit: FEED_SIZE,
+  });
   return page.items.map((item) => ({
     title: item.title,
     link: `${base}${contentPathFor(item)}`,

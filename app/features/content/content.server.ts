@@ -57,6 +57,7 @@ export async function loadSectionListing(
   const filters = readFilters(url);
   const [list, categories] = await Promise.all([
     services.content.list(actor, {
+      publishedOnly: true,
       section: section.slug,
       category: filters.category ?? undefined,
       tier: filters.tier ?? undefined,
@@ -86,6 +87,7 @@ export async function loadCategoryListing(
   if (!category) return null;
   const filters = { ...readFilters(url), category: null };
   const list = await services.content.list(actor, {
+    publishedOnly: true,
     category: category.slug,
     tier: filters.tier ?? undefined,
     type: filters.type ?? undefined,
@@ -156,8 +158,8 @@ export async function loadHome({ context, url }: LoaderBase): Promise<HomeData> 
   const actor = context.get(actorContext);
   const sections = services.content.sections();
   const [featured, ...perSection] = await Promise.all([
-    services.content.list(actor, { featured: true, limit: 6 }),
-    ...sections.map((s) => services.content.list(actor, { section: s.slug, limit: 3 })),
+    services.content.list(actor, { featured: true, limit: 6, publishedOnly: true }),
+    ...sections.map((s) => services.content.list(actor, { section: s.slug, limit: 3, publishedOnly: true })),
   ]);
   return {
     featured: featured?.items ?? [],
@@ -192,7 +194,12 @@ export async function loadTierInventory({ context }: Pick<LoaderBase, "context">
       let pages = 0;
       const byType: Partial<Record<ContentType, number>> = {};
       do {
-        const page = await services.content.list(actor, { tier, limit: COUNT_PAGE, cursor });
+        const page = await services.content.list(actor, {
+          tier,
+          limit: COUNT_PAGE,
+          cursor,
+          publishedOnly: true,
+        });
         for (const item of page.items) {
           if (item.tier !== tier) continue;
           items += 1;

@@ -132,7 +132,7 @@ export async function loadRepositoryList({ context, request }: LoaderBase): Prom
 
   const section = services.content.sections().find((s) => s.slug === "resources");
   const guides = section
-    ? (await services.content.list(actor, { section: section.slug, limit: 6 })).items
+    ? (await services.content.list(actor, { section: section.slug, limit: 6, publishedOnly: true })).items
     : [];
 
   return {

@@ -1,7 +1,8 @@
 /**
  * Comment operations of the data API (docs/decisions/007-data-rules.md). Deny by default:
- * - read: whoever may read the body of the content the comment belongs to (published content,
- *   the reader's tier reaches its tier and, when it names roles, a role of the reader), and only
+ * - read: whoever may read the body of the content the comment belongs to (visible content —
+ *   published, or unpublished for content writers, `content/readable-sql.ts` — whose tier the
+ *   reader's reaches and, when it names roles, with a role of the reader), and only
  *   published comments, plus the reader's own. Moderators (platform admins, ContentManager and
  *   Editor roles) and service credentials with `content:read:all` read every comment. A comment
  *   the reader may not read is NOT_FOUND (lists leave it out, in SQL); API keys and service
@@ -23,7 +24,7 @@ import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { type Actor, readsAllContent, requireReadScope, requireUser } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
-import { readableBy } from "../content/readable-sql.ts";
+import { visibleSql as contentVisibleSql, isVisible, readableBy } from "../content/readable-sql.ts";
 import {
   type Connection,
   direction,
@@ -89,11 +90,14 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   const contents = createContentRepo(db);
   const dialect = dialectOf(db);
 
-  /** "visible": published (or the actor reads everything); "locked": visible, body not readable. */
+  /**
+   * "ok": the content is visible (`readable-sql.ts`: published, or the actor sees unpublished
+   * items) and its body readable, or the actor reads everything; "locked": visible, body not readable.
+   */
   function contentStanding(actor: Actor, content: Content | null): "missing" | "locked" | "ok" {
     if (!content) return "missing";
     if (readsEverything(actor)) return "ok";
-    if (content.status !== "published") return "missing";
+    if (!isVisible(actor, content)) return "missing";
     const readable = canAccessContent(
       { minTier: content.tier, rolesRequired: content.rolesRequired },
       { tier: actor.access.tier, roles: actor.access.roles },
@@ -109,7 +113,8 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   /** The read rule in SQL (null: everything). Mirrors `contentStanding` and `commentVisible`. */
   function visibleSql(actor: Actor): RawBuilder<boolean> | null {
     if (readsEverything(actor)) return null;
-    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${sql.ref("c.status")} = 'published' and ${readableBy(actor.access, dialect, "c")})`;
+    const visible = contentVisibleSql(actor, "c") ?? sql<boolean>`1 = 1`;
+    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${visible} and ${readableBy(actor.access, dialect, "c")})`;
     const own = actor.userId ? sql` or ${sql.ref("comment.authorId")} = ${actor.userId}` : sql``;
     return sql<boolean>`(${contentOk} and (${sql.ref("comment.status")} = 'published'${own}))`;
   }

@@ -13,13 +13,13 @@ import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import { contentCategoryCreateSchema, contentCategoryWriteSchema, parseInput } from "./content.schemas.ts";
+import type { ListArgs } from "./content.types.ts";
 import {
   type ContentCategory,
   contentCategoryFromRow,
   createContentCategoryRepo,
   type NewContentCategory,
 } from "./content-category.repo.ts";
-import type { ListArgs } from "./content-model.service.ts";
 
 export const CONTENT_CATEGORY_FILTER_FIELDS: FilterFields = {
   id: "string",

@@ -2,7 +2,7 @@
  * The content operations' shapes as pages, REST, GraphQL, RSS, the sitemap and search read them.
  */
 import type { Tier } from "../../../core/index.ts";
-import type { Actor } from "../actor.ts";
+import type { SortDirection } from "../../db/keyset-page.ts";
 
 export type ContentType = "article" | "course" | "video" | "markdown" | "category" | "collection";
 export type SectionSlug = "ai-education" | "workforce-tools" | "resources" | "ai-news" | "documentation";
@@ -116,6 +116,11 @@ export interface ListContentQuery {
   featured?: boolean;
   /** Only items that may be indexed (not noindex): the sitemap and the feeds. */
   indexable?: boolean;
+  /**
+   * Published items only, whoever asks: the reader-facing lists (feeds, sitemap, home, sections,
+   * categories, the REST list). Without it the visibility rule applies (`readable-sql.ts`).
+   */
+  publishedOnly?: boolean;
   limit?: number;
   cursor?: string | null;
 }
@@ -125,14 +130,18 @@ export interface ContentList {
   nextCursor: string | null;
 }
 
-export interface ContentService {
-  sections(): SectionInfo[];
-  categories(): Promise<CategoryInfo[]>;
-  list(actor: Actor, query: ListContentQuery): Promise<ContentList>;
-  /** null when no published item has this slug. */
-  getPage(actor: Actor, slug: string): Promise<ContentPage | null>;
-  /** One item by id or slug, as the content API returns it; null when absent. */
-  getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null>;
-  /** The raw (markdown) body of a published item, when the actor may read it. */
-  readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult>;
+/** A data API list's arguments (GraphQL `listContents` and the other models' lists). */
+export interface ListArgs {
+  filter?: unknown;
+  limit?: number | null;
+  nextToken?: string | null;
+}
+
+export interface KeyListArgs {
+  key: string;
+  /** Sort-key condition (one of eq, lt, le, gt, ge, between, beginsWith). */
+  sortKey?: unknown;
+  sortDirection?: SortDirection | null;
+  limit?: number | null;
+  nextToken?: string | null;
 }
