@@ -101,13 +101,22 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
     async listByContentIds(actor: Actor, contentIds: readonly string[]): Promise<ContentItemView[]> {
       requireReadScope(actor, "content:read");
       if (contentIds.length === 0) return [];
+      // The records' required roles come with the rows (one query for the whole batch).
       let query = db
         .selectFrom("content_item")
-        .selectAll()
-        .where("contentId", "in", [...contentIds]);
-      if (!seesUnpublished(actor)) query = query.where("publishedAt", "is not", null);
-      const rows = await query.orderBy("id").execute();
-      return views(actor, rows.map(contentItemFromRow));
+        .leftJoin("content", "content.id", "content_item.contentId")
+        .selectAll("content_item")
+        .select("content.rolesRequired as parentRolesRequired")
+        .where("content_item.contentId", "in", [...contentIds]);
+      if (!seesUnpublished(actor)) query = query.where("content_item.publishedAt", "is not", null);
+      const rows = await query.orderBy("content_item.id").execute();
+      return rows.map(({ parentRolesRequired, ...row }) =>
+        viewContentItem(
+          actor,
+          contentItemFromRow(row),
+          fromJson(storedStringListSchema, parentRolesRequired ?? null, "rolesRequired"),
+        ),
+      );
     },
 
     async list(actor: Actor, args: ListArgs): Promise<Page<ContentItemView>> {

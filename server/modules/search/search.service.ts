@@ -13,7 +13,7 @@ import { z } from "zod";
 import { BadInputError } from "../../db/errors.ts";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
-import type { Actor } from "../actor.ts";
+import { type Actor, requireReadScope } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import type { ContentSummary } from "../content/content.types.ts";
 import { createSearchRepo } from "./search.repo.ts";
@@ -86,6 +86,7 @@ export function createSearchService(deps: SearchServiceDeps) {
   const content = createContentRepo(deps.db);
 
   async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
+    requireReadScope(actor, "content:read");
     const limit = pageSize(query.limit);
     const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
     const parsed = parseSearchQuery(query.q);
