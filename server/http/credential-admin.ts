@@ -5,8 +5,8 @@
  * the service-credentials operations run it again themselves.
  */
 import type { Context } from "hono";
-import { type AdminOperationName, adminAccess, toAccessContext } from "../../core/index.ts";
-import type { CredentialAdmin } from "../auth/service-credentials.ts";
+import { type AdminOperationName, adminAccess } from "../../core/index.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 
 function apiError(c: Context, status: 401 | 403, code: string, message: string) {
@@ -22,7 +22,7 @@ export function credentialAdminChecks(runtime: Runtime, headersOf: (c: Context) 
   async function credentialAdmin(
     c: Context,
     operation: AdminOperationName,
-  ): Promise<{ ok: true; actor: CredentialAdmin } | { ok: false; response: Response }> {
+  ): Promise<{ ok: true; actor: Actor } | { ok: false; response: Response }> {
     const result = await runtime.identity.resolveActor(headersOf(c));
     if (!result.ok) return { ok: false, response: apiError(c, 401, "UNAUTHENTICATED", result.message) };
     const { actor } = result;
@@ -37,8 +37,7 @@ export function credentialAdminChecks(runtime: Runtime, headersOf: (c: Context) 
         ),
       };
     }
-    const access = toAccessContext(actor.context);
-    const decision = adminAccess(operation, access);
+    const decision = adminAccess(operation, actor.access);
     if (decision.kind === "denied") {
       return {
         ok: false,
@@ -48,7 +47,7 @@ export function credentialAdminChecks(runtime: Runtime, headersOf: (c: Context) 
             : apiError(c, 403, "FORBIDDEN", decision.message),
       };
     }
-    return { ok: true, actor: access };
+    return { ok: true, actor };
   }
 
   /** A service-credential operation's own refusal → 401/403 with its message; others rethrown. */
