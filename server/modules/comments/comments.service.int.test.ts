@@ -23,6 +23,7 @@ const ids = {
   pro: `pro-${tag}`,
   orgAdmin: `org-admin-${tag}`,
   manager: `manager-${tag}`,
+  creator: `creator-${tag}`,
   admin: `admin-${tag}`,
 };
 
@@ -32,6 +33,8 @@ const actors: Record<string, () => Actor> = {
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }),
   orgAdmin: () => userActor({ userId: ids.orgAdmin, groups: ["org-acme", "org-acme-admin"], tier: "free" }),
   manager: () => userActor({ userId: ids.manager, groups: ["ContentManager"] }),
+  /** A content writer who is not a moderator: sees drafts (the visibility rule), not hidden comments. */
+  creator: () => userActor({ userId: ids.creator, groups: ["ContentCreator"] }),
   admin: () => userActor({ userId: ids.admin, groups: ["app-admin"] }),
   apiKey: () => apiKeyActor(),
   apiKeyNoScope: () => apiKeyActor(["repositories:read"]),
@@ -78,6 +81,7 @@ describe.each(testDialects())("comments service on %s", (dialect) => {
     pro: ["onFree", "onPro", "hidden"],
     orgAdmin: ["onFree"],
     manager: ["onFree", "onPro", "onDraft", "hidden"],
+    creator: ["onFree", "onDraft"],
     admin: ["onFree", "onPro", "onDraft", "hidden"],
     apiKey: ["onFree"],
     apiKeyNoScope: "FORBIDDEN",
