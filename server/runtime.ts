@@ -19,7 +19,6 @@ import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
-import { createContentService } from "./modules/content/content.service.ts";
 import { createContentModelServices } from "./modules/content/content-models.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
@@ -165,12 +164,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       serviceCredentials,
     });
     const searchIndexer = createSearchIndexer({ db: database.db, storage, logger });
-    const content = createContentService({
+    const contentModels = createContentModelServices({
       db: database.db,
       storage,
       logger,
       hooks: searchIndexer.contentHooks,
+      now: authSecurity.now,
     });
+    const content = contentModels.contents;
 
     // Repository browser (decision 008): local git folders under DATA_DIR/repositories and GitHub.
     const repositorySources = createRepositorySources({
@@ -245,13 +246,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         now: authSecurity.now,
       }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
-      contentModels: createContentModelServices({
-        db: database.db,
-        storage,
-        logger,
-        hooks: searchIndexer.contentHooks,
-        now: authSecurity.now,
-      }),
+      contentModels,
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {

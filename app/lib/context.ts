@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { UserContext } from "../../core/index.ts";
+import type { Actor } from "../../server/modules/actor.ts";
 import type { AppServices } from "../../server/services.ts";
 
 /**
@@ -8,7 +9,10 @@ import type { AppServices } from "../../server/services.ts";
  * exactly the instances that the bundled loaders and middleware read.
  */
 export const servicesContext = createContext<AppServices>();
+/** The signed-in user's claims, for display and the route guard (the actor's `context`). */
 export const userContext = createContext<UserContext>();
+/** Who is asking, as every service operation takes it (built once per request by identity). */
+export const actorContext = createContext<Actor>();
 
 export interface RequestMeta {
   /** Nonce for inline scripts (theme bootstrap), matching the Content-Security-Policy. */
@@ -21,6 +25,7 @@ export const requestMetaContext = createContext<RequestMeta>({ nonce: "", client
 export const appContexts = {
   services: servicesContext,
   user: userContext,
+  actor: actorContext,
   requestMeta: requestMetaContext,
 };
 export type AppContexts = typeof appContexts;

@@ -11,6 +11,7 @@ import {
   visitorContext,
 } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
+import { type Actor, actorForCredential } from "../modules/actor.ts";
 import { loadSubscriptionCandidates } from "../modules/subscriptions/subscriptions.repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
 import type { ServiceCredentials } from "./service-credentials.ts";
@@ -50,12 +51,13 @@ export interface BearerVerifier {
 }
 
 /**
- * Who a REST (or GraphQL) request acts as:
+ * How a request authenticated (what body links are bound to); the services take the `Actor`
+ * built from it (`server/modules/actor.ts`):
  * - visitor / session / bearer: a user context (scopes null: everything the user may do);
  * - api-key: public reads only — the context is a visitor's, whoever owns the key;
  * - service: a service credential's token, with its scopes.
  */
-export type Actor = (
+export type Credential = (
   | { kind: "visitor" | "session" | "bearer"; context: UserContext; scopes: null }
   | { kind: "api-key"; context: UserContext; scopes: string[]; keyId: string; ownerId: string }
   | { kind: "service"; context: UserContext; scopes: string[]; clientId: string }
@@ -77,8 +79,9 @@ export type CredentialRef = string;
 
 const REF_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
+/** A request's credential and the actor built from it, or why the credential was refused. */
 export type ActorResult =
-  | { ok: true; actor: Actor }
+  | { ok: true; credential: Credential; actor: Actor }
   | {
       ok: false;
       status: 401 | 429;
@@ -89,17 +92,6 @@ export type ActorResult =
 
 /** Roles granted to a service token with `content:read:all` (content gates only; no permissions). */
 export const SERVICE_READ_ALL_ROLES = ["User", "ContentCreator", "Editor", "ContentManager"];
-
-/**
- * True when the actor may do what `scope` names. Users (session, bearer) and visitors are not
- * scope-limited (their context decides); API keys and service tokens need the scope, where
- * `content:read:all` includes `content:read`.
- */
-export function actorHasScope(actor: Actor, scope: string): boolean {
-  if (actor.scopes === null) return true;
-  if (actor.scopes.includes(scope)) return true;
-  return scope === "content:read" && actor.kind === "service" && actor.scopes.includes("content:read:all");
-}
 
 /** `Authorization: Bearer <token>` → the token; another scheme or a malformed value → "" (refused). */
 export function bearerToken(header: string | null): string | null {
@@ -169,6 +161,8 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
 
 export interface ResolvedRequest {
   context: UserContext;
+  /** The request's actor (a visitor's when not signed in). */
+  actor: Actor;
   /** Set-Cookie to send: a rotated session token, or the expired cookie after a failed check. */
   setCookie?: string;
 }
@@ -181,15 +175,20 @@ export function createIdentity(deps: IdentityDeps) {
    * rotation, device binding: `session-guard.ts`). No session cookie → visitor without touching
    * the database. An invalid, expired or revoked session, or any failure → visitor (spec §4).
    */
+  function asVisitor(setCookie?: string): ResolvedRequest {
+    const context = visitor();
+    return { context, actor: actorForCredential({ kind: "visitor", context, scopes: null }), setCookie };
+  }
+
   async function resolveRequest(
     headers: Headers,
     opts: { rotate?: boolean; markActivity?: boolean } = {},
   ): Promise<ResolvedRequest> {
     const cookie = headers.get("cookie");
-    if (!cookie?.includes(deps.guard.cookieName)) return { context: visitor() };
+    if (!cookie?.includes(deps.guard.cookieName)) return asVisitor();
     try {
       const result = await deps.guard.check(headers, opts);
-      if (!result.ok) return { context: visitor(), setCookie: result.clearCookie };
+      if (!result.ok) return asVisitor(result.clearCookie);
       const claims = await claimsForUser(deps.db, result.user, new Date(deps.now()));
       const context = buildUserContext(claims, {
         environment: deps.environment,
@@ -204,9 +203,13 @@ export function createIdentity(deps: IdentityDeps) {
           rotationIntervalMs: TOKEN_ROTATION_MS,
         },
       });
-      return { context, setCookie: result.setCookie };
+      return {
+        context,
+        actor: actorForCredential({ kind: "session", context, scopes: null }),
+        setCookie: result.setCookie,
+      };
     } catch {
-      return { context: visitor() };
+      return asVisitor();
     }
   }
 
@@ -236,8 +239,14 @@ export function createIdentity(deps: IdentityDeps) {
     return { ...context, authStatus: "authenticated", roles: [...SERVICE_READ_ALL_ROLES], permissions: [] };
   }
 
+  const accepted = (credential: Credential): ActorResult => ({
+    ok: true,
+    credential,
+    actor: actorForCredential(credential),
+  });
+
   /**
-   * The actor of a REST request: a bearer token (ID token or service token) in Authorization,
+   * The credential and actor of a REST request: a bearer token (ID token or service token) in Authorization,
    * else an API key in x-api-key, else the session cookie (visitor without one). A credential
    * that is present but not valid is refused (401), never downgraded to a visitor.
    */
@@ -261,31 +270,25 @@ export function createIdentity(deps: IdentityDeps) {
             featureFlags: deps.featureFlags,
           });
           const exp = verified.claims.exp;
-          return {
-            ok: true,
-            actor: {
-              kind: "bearer",
-              context,
-              scopes: null,
-              expiresAtMs: typeof exp === "number" ? exp * 1000 : null,
-              sessionFamilyId: verified.source === "local" ? verified.sessionFamilyId : undefined,
-            },
-          };
+          return accepted({
+            kind: "bearer",
+            context,
+            scopes: null,
+            expiresAtMs: typeof exp === "number" ? exp * 1000 : null,
+            sessionFamilyId: verified.source === "local" ? verified.sessionFamilyId : undefined,
+          });
         }
         const service = deps.tokens ? await deps.tokens.verify(token, "service") : null;
         const clientId = service?.client_id;
         if (service && typeof clientId === "string" && (await deps.serviceCredentials?.isActive(clientId))) {
           const scopes = typeof service.scope === "string" ? service.scope.split(" ").filter(Boolean) : [];
-          return {
-            ok: true,
-            actor: {
-              kind: "service",
-              context: serviceContext(clientId, scopes),
-              scopes,
-              clientId,
-              expiresAtMs: typeof service.exp === "number" ? service.exp * 1000 : null,
-            },
-          };
+          return accepted({
+            kind: "service",
+            context: serviceContext(clientId, scopes),
+            scopes,
+            clientId,
+            expiresAtMs: typeof service.exp === "number" ? service.exp * 1000 : null,
+          });
         }
       } catch (error) {
         if (!(error instanceof NoValidTokensError)) throw error;
@@ -309,28 +312,26 @@ export function createIdentity(deps: IdentityDeps) {
         }
         return unauthenticated("The API key is not valid, has expired or was revoked.");
       }
-      return {
-        ok: true,
-        actor: {
-          kind: "api-key",
-          context: visitor(),
-          scopes: check.scopes,
-          keyId: check.keyId,
-          ownerId: check.userId,
-          expiresAtMs: check.expiresAtMs,
-        },
-      };
+      return accepted({
+        kind: "api-key",
+        context: visitor(),
+        scopes: check.scopes,
+        keyId: check.keyId,
+        ownerId: check.userId,
+        expiresAtMs: check.expiresAtMs,
+      });
     }
 
-    const context = (await resolveRequest(headers)).context;
+    const { context, actor } = await resolveRequest(headers);
     return {
       ok: true,
-      actor: {
+      credential: {
         kind: context.authStatus === "visitor" ? "visitor" : "session",
         context,
         scopes: null,
         expiresAtMs: context.session?.expiresAt ?? null,
       },
+      actor,
     };
   }
 
@@ -349,7 +350,7 @@ export function createIdentity(deps: IdentityDeps) {
   }
 
   /** The reference a link issued to `actor` is bound to. */
-  function credentialRef(actor: Actor): CredentialRef | null {
+  function credentialRef(actor: Credential): CredentialRef | null {
     switch (actor.kind) {
       case "visitor":
         return "v";
@@ -372,30 +373,37 @@ export function createIdentity(deps: IdentityDeps) {
   }
 
   /**
-   * The current user context behind a link's credential reference, or null when that credential
-   * is gone (signed out, session timed out or rotated away, key revoked, account disabled).
-   * Links of bearer tokens follow the token's sign-in across rotations (`t.`); `u.<userId>`
-   * links from before tokens were bound to a sign-in are refused.
+   * The current actor behind a link's credential reference, or null when that credential is gone
+   * (signed out, session timed out or rotated away, key revoked, account disabled). Links of
+   * bearer tokens follow the token's sign-in across rotations (`t.`); `u.<userId>` links from
+   * before tokens were bound to a sign-in are refused. A key or service credential's link was
+   * issued under `content:read` (or `content:read:all`), which is what its actor holds here.
    */
-  async function contextForCredential(ref: CredentialRef): Promise<UserContext | null> {
-    if (ref === "v") return visitor();
+  async function actorForCredentialRef(ref: CredentialRef): Promise<Actor | null> {
+    if (ref === "v") return actorForCredential({ kind: "visitor", context: visitor(), scopes: null });
     const [kind, id, extra] = ref.split(".");
     if (!id || !REF_ID.test(id)) return null;
+    const userActor = (kind: "session" | "bearer", context: UserContext | null) =>
+      context ? actorForCredential({ kind, context, scopes: null }) : null;
     switch (kind) {
       case "s": {
         const user = await deps.guard.inspect(id);
-        return user ? contextForUserId(user.id, user) : null;
+        return userActor("session", user ? await contextForUserId(user.id, user) : null);
       }
       case "t": {
         const user = await deps.guard.inspectFamily(id);
-        return user ? contextForUserId(user.id, user) : null;
+        return userActor("bearer", user ? await contextForUserId(user.id, user) : null);
       }
       case "k":
-        return (await deps.apiKeys?.isActive(id)) ? visitor() : null;
-      case "c":
+        return (await deps.apiKeys?.isActive(id))
+          ? actorForCredential({ kind: "api-key", context: visitor(), scopes: ["content:read"] })
+          : null;
+      case "c": {
         if (extra !== "a" && extra !== "p") return null;
         if (!(await deps.serviceCredentials?.isActive(id))) return null;
-        return serviceContext(id, extra === "a" ? ["content:read:all"] : []);
+        const scopes = extra === "a" ? ["content:read:all"] : ["content:read"];
+        return actorForCredential({ kind: "service", context: serviceContext(id, scopes), scopes });
+      }
       default:
         return null;
     }
@@ -405,10 +413,14 @@ export function createIdentity(deps: IdentityDeps) {
     resolveRequest,
     resolveActor,
     credentialRef,
-    contextForCredential,
+    actorForCredentialRef,
     /** The user context without side effects on the cookie (REST, GraphQL). */
     async resolveUser(headers: Headers): Promise<UserContext> {
       return (await resolveRequest(headers)).context;
+    },
+    /** The session's actor without side effects on the cookie (REST handlers for signed-in users). */
+    async resolveSessionActor(headers: Headers): Promise<Actor> {
+      return (await resolveRequest(headers)).actor;
     },
   };
 }

@@ -13,15 +13,10 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import {
-  type AdminOperationName,
-  type AdminSubject,
-  APP_ADMIN_GROUP,
-  APP_OWNER_GROUP,
-  adminAccess,
-} from "../../core/index.ts";
+import { type AdminOperationName, APP_ADMIN_GROUP, APP_OWNER_GROUP, adminAccess } from "../../core/index.ts";
 import type { DB } from "../db/schema.ts";
 import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
+import type { Actor } from "../modules/actor.ts";
 import { credentialHash, parseScopes, sameHash } from "./api-keys.ts";
 
 /**
@@ -46,14 +41,9 @@ export interface ServiceCredentialInfo {
   lastUsedAt: string | null;
 }
 
-/** Who asks for a service-credential operation: a signed-in user's access context. */
-export interface CredentialAdmin extends AdminSubject {
-  userId: string | null;
-}
-
 /** The admin's user id when `operation` is allowed; UnauthenticatedError / ForbiddenError otherwise. */
-function authorise(actor: CredentialAdmin, operation: AdminOperationName): string {
-  const decision = adminAccess(operation, actor);
+function authorise(actor: Actor, operation: AdminOperationName): string {
+  const decision = adminAccess(operation, actor.access);
   if (decision.kind === "denied") {
     throw decision.reason === "auth"
       ? new UnauthenticatedError(decision.message)
@@ -81,7 +71,7 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
   }
 
   return {
-    async list(actor: CredentialAdmin): Promise<ServiceCredentialInfo[]> {
+    async list(actor: Actor): Promise<ServiceCredentialInfo[]> {
       authorise(actor, "service-credentials.list");
       const rows = await db
         .selectFrom("service_credential")
@@ -92,7 +82,7 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
     },
 
     async create(
-      actor: CredentialAdmin,
+      actor: Actor,
       input: { name: string; scopes: string[] },
     ): Promise<ServiceCredentialInfo & { clientSecret: string }> {
       const createdBy = authorise(actor, "service-credentials.create");
@@ -127,7 +117,7 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
       };
     },
 
-    async revoke(actor: CredentialAdmin, id: string): Promise<boolean> {
+    async revoke(actor: Actor, id: string): Promise<boolean> {
       authorise(actor, "service-credentials.revoke");
       const result = await db
         .updateTable("service_credential")

@@ -1,8 +1,9 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { buildUserContext, toAccessContext, visitorContext } from "../../core/index.ts";
+import { actorForCredential, hasReadScope } from "../modules/actor.ts";
 import { credentialHash, generateApiKey, parseApiKey, parseScopes, sameHash } from "./api-keys.ts";
-import { type Actor, actorHasScope, bearerToken } from "./identity.ts";
+import { bearerToken } from "./identity.ts";
 import { idTokenClaims, openSecret, sealSecret } from "./tokens.ts";
 import { createOidcVerifier } from "./tokens-verifiers.ts";
 
@@ -80,14 +81,14 @@ describe("token helpers", () => {
 
   it("checks scopes of key and service actors only", () => {
     const context = visitorContext();
-    const session: Actor = { kind: "session", context, scopes: null };
-    const key: Actor = { kind: "api-key", context, scopes: ["repositories:read"], keyId: "k", ownerId: "u" };
-    const service: Actor = { kind: "service", context, scopes: ["content:read:all"], clientId: "c" };
-    expect(actorHasScope(session, "content:read")).toBe(true);
-    expect(actorHasScope(key, "content:read")).toBe(false);
-    expect(actorHasScope(key, "repositories:read")).toBe(true);
-    expect(actorHasScope(service, "content:read")).toBe(true);
-    expect(actorHasScope(service, "repositories:read")).toBe(false);
+    const session = actorForCredential({ kind: "session", context, scopes: null });
+    const key = actorForCredential({ kind: "api-key", context, scopes: ["repositories:read"] });
+    const service = actorForCredential({ kind: "service", context, scopes: ["content:read:all"] });
+    expect(hasReadScope(session, "content:read")).toBe(true);
+    expect(hasReadScope(key, "content:read")).toBe(false);
+    expect(hasReadScope(key, "repositories:read")).toBe(true);
+    expect(hasReadScope(service, "content:read")).toBe(true);
+    expect(hasReadScope(service, "repositories:read")).toBe(false);
   });
 });
 

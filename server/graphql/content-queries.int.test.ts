@@ -9,15 +9,15 @@ import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode }
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitorContext } from "../../core/index.ts";
 import { buildCategory, buildContent } from "../../tests/factories/index.ts";
-import type { Actor } from "../auth/identity.ts";
+import type { Credential } from "../auth/identity.ts";
 import type { DB } from "../db/schema.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../db/test-database.ts";
-import { serviceActor } from "../modules/actor.ts";
+import { actorForCredential } from "../modules/actor.ts";
 import { createCommentsService } from "../modules/comments/comments.service.ts";
 import { createContentRepo } from "../modules/content/content.repo.ts";
+import { CONTENT_KEY_LISTS, type ContentKeyList } from "../modules/content/content.service.ts";
 import { createContentCategoryRepo } from "../modules/content/content-category.repo.ts";
 import { createContentItemRepo } from "../modules/content/content-item.repo.ts";
-import { CONTENT_KEY_LISTS, type ContentKeyList } from "../modules/content/content-model.service.ts";
 import { createContentModelServices } from "../modules/content/content-models.ts";
 import { createRepositoriesService } from "../modules/repositories/repositories.service.ts";
 import { createSubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";
@@ -39,7 +39,7 @@ function recorder() {
   return { nodes, plugin };
 }
 
-const visitor: Actor = { kind: "visitor", context: visitorContext("test"), scopes: null };
+const visitor: Credential = { kind: "visitor", context: visitorContext("test"), scopes: null };
 
 function contextFor(db: Kysely<DB>): GraphQLContext {
   const services = {
@@ -49,7 +49,7 @@ function contextFor(db: Kysely<DB>): GraphQLContext {
     comments: createCommentsService({ db }),
     repositories: createRepositoriesService({ db }),
   };
-  const actor = serviceActor(visitor);
+  const actor = actorForCredential(visitor);
   return {
     identity: visitor,
     actor,
@@ -127,7 +127,7 @@ describe.each(testDialects())("data API queries (%s)", (dialect) => {
     async () => {
       const { nodes, plugin } = recorder();
       const services = createContentModelServices({ db: t.db.withPlugin(plugin) });
-      const actor = serviceActor(visitor);
+      const actor = actorForCredential(visitor);
       const condition: Record<string, unknown> = { ge: "2020-01-01T00:00:00.000Z" };
       for (const [name, spec] of Object.entries(CONTENT_KEY_LISTS) as [
         ContentKeyList,

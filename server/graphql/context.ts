@@ -1,33 +1,22 @@
 /**
- * What every resolver receives: who is asking (the identity actor, for body links, and the
- * service actor every service operation takes), the services, and this request's data loaders.
+ * What every resolver receives: who is asking (the request's credential, for body links, and the
+ * actor every service operation takes), the services, and this request's data loaders.
  */
-import type { Actor } from "../auth/identity.ts";
-import type { ServiceActor } from "../modules/actor.ts";
-import type { CommentsService } from "../modules/comments/comments.service.ts";
+import type { Credential } from "../auth/identity.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { BodyLinkIssuer } from "../modules/content/body-links.ts";
-import type { ContentModelServices } from "../modules/content/content-models.ts";
 import type { RateUnits, RateVerdict } from "../modules/rate-limits/rate-limits.ts";
-import type { RepositoriesService } from "../modules/repositories/repositories.service.ts";
-import type { SubscriptionsService } from "../modules/subscriptions/subscriptions.service.ts";
-import type { UsersService } from "../modules/users/users.service.ts";
+import type { GraphQLServices } from "./graphql-services.ts";
 import type { Loaders } from "./loaders.ts";
 
-/** The services resolvers call (thin resolvers: access is checked inside each operation). */
-export interface GraphQLServices {
-  content: ContentModelServices;
-  subscriptions: SubscriptionsService;
-  users: UsersService;
-  comments: CommentsService;
-  repositories: RepositoriesService;
-}
+export type { GraphQLServices } from "./graphql-services.ts";
 
 /** Set by the HTTP handler for each request (`http.ts`). */
 export interface GraphQLServerContext {
-  /** The identity actor (session, bearer, API key, service or visitor). */
-  identity: Actor;
-  /** The same request's actor as the services take it. */
-  actor: ServiceActor;
+  /** The request's credential (session, bearer, API key, service or visitor): body links bind to it. */
+  identity: Credential;
+  /** The request's actor, as the services take it (built by identity with the credential). */
+  actor: Actor;
   services: GraphQLServices;
   /** Issues body links (runtime.identity, runtime.bodyLinks, runtime.logger). */
   links: BodyLinkIssuer;

@@ -10,10 +10,10 @@ import type { Kysely, KyselyPlugin, RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUserContext, visitorContext } from "../../core/index.ts";
 import { buildContent } from "../../tests/factories/index.ts";
-import type { Actor } from "../auth/identity.ts";
+import type { Credential } from "../auth/identity.ts";
 import type { DB } from "../db/schema.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../db/test-database.ts";
-import { serviceActor } from "../modules/actor.ts";
+import { actorForCredential } from "../modules/actor.ts";
 import { createCommentsRepo } from "../modules/comments/comments.repo.ts";
 import { createCommentsService } from "../modules/comments/comments.service.ts";
 import { createContentRepo } from "../modules/content/content.repo.ts";
@@ -40,14 +40,14 @@ function recorder() {
   return { nodes, plugin };
 }
 
-const visitor: Actor = { kind: "visitor", context: visitorContext("test"), scopes: null };
-const reader = (userId: string, groups: string[] = []): Actor => ({
+const visitor: Credential = { kind: "visitor", context: visitorContext("test"), scopes: null };
+const reader = (userId: string, groups: string[] = []): Credential => ({
   kind: "session",
   context: buildUserContext({ sub: userId, email: `${userId}@example.test`, "cognito:groups": groups }),
   scopes: null,
 });
 
-function contextFor(db: Kysely<DB>, identity: Actor): GraphQLContext {
+function contextFor(db: Kysely<DB>, identity: Credential): GraphQLContext {
   const services = {
     content: createContentModelServices({ db }),
     subscriptions: createSubscriptionsService({ db }),
@@ -55,7 +55,7 @@ function contextFor(db: Kysely<DB>, identity: Actor): GraphQLContext {
     comments: createCommentsService({ db }),
     repositories: createRepositoriesService({ db }),
   };
-  const actor = serviceActor(identity);
+  const actor = actorForCredential(identity);
   return {
     identity,
     actor,
@@ -131,7 +131,7 @@ describe.each(testDialects())("data API nested edges (%s)", (dialect) => {
     await t?.close();
   });
 
-  async function run(identity: Actor, query: string, variables: Record<string, unknown>) {
+  async function run(identity: Credential, query: string, variables: Record<string, unknown>) {
     const { nodes, plugin } = recorder();
     const result = await execute({
       schema,
@@ -191,17 +191,17 @@ describe.each(testDialects())("data API nested edges (%s)", (dialect) => {
 
   it("nested children are capped per repository, by id, in one query", async () => {
     const service = createRepositoriesService({ db: t.db });
-    const ids = (await service.listGitHubRepositories(serviceActor(visitor), { limit: 5 })).items.map(
+    const ids = (await service.listGitHubRepositories(actorForCredential(visitor), { limit: 5 })).items.map(
       (r) => r.id,
     );
     const one = await service.listChildrenByRepositoryIds(
-      serviceActor(visitor),
+      actorForCredential(visitor),
       "branches",
       [...ids, disabledId],
       1,
     );
     expect(one.map((b) => b.repositoryId).sort()).toEqual([...ids].sort());
-    const all = await service.listChildrenByRepositoryIds(serviceActor(visitor), "branches", ids);
+    const all = await service.listChildrenByRepositoryIds(actorForCredential(visitor), "branches", ids);
     expect(all).toHaveLength(ids.length * 2);
     for (const id of ids) {
       const mine = all.filter((b) => b.repositoryId === id).map((b) => b.id);

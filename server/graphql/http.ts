@@ -9,7 +9,6 @@
 import type { Hono } from "hono";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
-import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
@@ -67,8 +66,8 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     const origin = requestOrigin(c);
     const caller = c.get(RATE_CALLER) as RateCaller | undefined;
     const serverContext: GraphQLServerContext = {
-      identity: resolved.actor,
-      actor: serviceActor(resolved.actor),
+      identity: resolved.credential,
+      actor: resolved.actor,
       services,
       links: runtime,
       sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),

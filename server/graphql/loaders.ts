@@ -7,14 +7,14 @@
  * access; a loader lives for one request only (no cross-request cache).
  */
 import DataLoader from "dataloader";
-import type { ServiceActor } from "../modules/actor.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { ContentCategory } from "../modules/content/content-category.repo.ts";
 import type { ContentItemView } from "../modules/content/content-item.service.ts";
-import type { ContentView } from "../modules/content/content-model.service.ts";
+import type { ContentView } from "../modules/content/content-projection.ts";
 import type { ChildKind, ChildRows } from "../modules/repositories/repositories.repo.ts";
 import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
 import type { UserView } from "../modules/users/users.service.ts";
-import type { GraphQLServices } from "./context.ts";
+import type { GraphQLServices } from "./graphql-services.ts";
 
 const MAX_BATCH = 100;
 
@@ -34,7 +34,7 @@ function groupBy<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T)
   return keys.map((key) => map.get(key) ?? []);
 }
 
-export function createLoaders(services: GraphQLServices, actor: ServiceActor) {
+export function createLoaders(services: GraphQLServices, actor: Actor) {
   const content = () => services.content;
   /** Repository id → its cached rows of one kind (at most NESTED_LIMIT each). */
   const children = <K extends ChildKind>(kind: K) =>

@@ -13,8 +13,8 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import { visitorContext } from "../../core/index.ts";
-import type { Actor } from "../auth/identity.ts";
-import { serviceActor } from "../modules/actor.ts";
+import type { Credential } from "../auth/identity.ts";
+import { actorForCredential } from "../modules/actor.ts";
 import { createCommentInput, updateCommentInput } from "../modules/comments/comments.service.ts";
 import {
   contentCategoryWriteSchema,
@@ -56,16 +56,16 @@ const untouchable = new Proxy(
   },
 );
 
-function contextFor(identity: Actor, sameOrigin = true): GraphQLServerContext {
+function contextFor(identity: Credential, sameOrigin = true): GraphQLServerContext {
   return {
     identity,
-    actor: serviceActor(identity),
+    actor: actorForCredential(identity),
     services: { content: untouchable } as GraphQLServerContext["services"],
     links: untouchable as GraphQLServerContext["links"],
     sameOrigin,
   };
 }
-const visitor: Actor = { kind: "visitor", context: visitorContext("test"), scopes: null };
+const visitor: Credential = { kind: "visitor", context: visitorContext("test"), scopes: null };
 
 async function run(mode: GraphQLMode, query: string, ctx = contextFor(visitor), variables?: unknown) {
   const yoga = createGraphQLYoga({
@@ -174,7 +174,7 @@ describe("yoga factory", () => {
   it("lets only bearer tokens and same-origin sessions reach a mutation's resolver", async () => {
     const mutation = 'mutation { deleteContentCategory(id: "x") { id } }';
     const user = visitorContext("test");
-    const cases: Array<[Actor, boolean, string]> = [
+    const cases: Array<[Credential, boolean, string]> = [
       [visitor, true, "UNAUTHENTICATED"],
       [
         { kind: "api-key", context: user, scopes: ["content:read"], keyId: "k", ownerId: "u" },

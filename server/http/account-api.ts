@@ -139,7 +139,7 @@ export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
   app.post(
     "/api/admin/users/:userId/unlock",
     handler(deps, async (c) => {
-      const actor = await deps.identity.resolveUser(actorHeaders(c));
+      const actor = await deps.identity.resolveSessionActor(actorHeaders(c));
       const result = await deps.accounts.unlock(actor, c.req.param("userId") ?? "", { ip: ipOf(c) });
       return c.json({ ok: true, ...result });
     }),

@@ -22,7 +22,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { BadInputError } from "../errors.ts";
-import { actorFromUserContext, type ServiceActor } from "../modules/actor.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
 import { safeDirectory } from "../modules/repositories/sources/paths.ts";
 import type { Runtime } from "../runtime.ts";
@@ -182,7 +182,7 @@ export function registerAdminRepositoriesApi(
   const service = () => runtime.services.repositories;
 
   /** The actor from the session cookie; credentials other than the session are refused. */
-  const actorOf = async (c: Context): Promise<ServiceActor | Response> => {
+  const actorOf = async (c: Context): Promise<Actor | Response> => {
     if (c.req.header("authorization") || c.req.header("x-api-key")) {
       return fail(
         c,
@@ -191,12 +191,11 @@ export function registerAdminRepositoriesApi(
         "Repository administration takes a signed-in session; API keys and tokens are refused.",
       );
     }
-    const context = await runtime.identity.resolveUser(c.req.raw.headers);
-    return actorFromUserContext(context);
+    return runtime.identity.resolveSessionActor(c.req.raw.headers);
   };
 
   /** Refuses anyone but a platform admin before any input is read (401 visitor, 403 others). */
-  const requireAdmin = (actor: ServiceActor, c: Context): Response | null => {
+  const requireAdmin = (actor: Actor, c: Context): Response | null => {
     if (actor.kind !== "user") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
     if (!actor.platformAdmin) {
       return fail(c, 403, "FORBIDDEN", "Only platform administrators may manage repositories.");
@@ -204,10 +203,7 @@ export function registerAdminRepositoriesApi(
     return null;
   };
 
-  const handle = (
-    fn: (c: Context, actor: ServiceActor) => Promise<Response>,
-    opts: { mutates?: boolean } = {},
-  ) =>
+  const handle = (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
     handler(
       runtime,
       async (c) => {
@@ -223,7 +219,7 @@ export function registerAdminRepositoriesApi(
   /** A handler with a JSON object body parsed by `schema`. */
   const withBody = <S extends z.ZodType>(
     schema: S,
-    fn: (c: Context, actor: ServiceActor, body: z.output<S>) => Promise<Response>,
+    fn: (c: Context, actor: Actor, body: z.output<S>) => Promise<Response>,
   ) =>
     handle(
       async (c, actor) => {
@@ -235,7 +231,7 @@ export function registerAdminRepositoriesApi(
       { mutates: true },
     );
 
-  async function allCategories(actor: ServiceActor): Promise<RepositoryCategory[]> {
+  async function allCategories(actor: Actor): Promise<RepositoryCategory[]> {
     const out: RepositoryCategory[] = [];
     let nextToken: string | null = null;
     do {
@@ -248,7 +244,7 @@ export function registerAdminRepositoriesApi(
     );
   }
 
-  async function allRepositories(actor: ServiceActor): Promise<GitHubRepository[]> {
+  async function allRepositories(actor: Actor): Promise<GitHubRepository[]> {
     const out: GitHubRepository[] = [];
     let nextToken: string | null = null;
     do {
@@ -260,7 +256,7 @@ export function registerAdminRepositoriesApi(
   }
 
   /** A category slug must name an existing category (null clears it). */
-  async function checkCategory(actor: ServiceActor, value: string | null | undefined): Promise<void> {
+  async function checkCategory(actor: Actor, value: string | null | undefined): Promise<void> {
     if (value === undefined || value === null) return;
     const known = await allCategories(actor);
     if (known.some((k) => k.slug === value)) return;

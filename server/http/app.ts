@@ -331,6 +331,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
     const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
     context.set(contexts.user, resolved.context);
+    context.set(contexts.actor, resolved.actor);
     context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
     let request = c.req.raw;
     if (c.req.path === MANIFEST_PATH) {

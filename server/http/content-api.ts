@@ -1,11 +1,12 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { TIERS, type UserContext } from "../../core/index.ts";
-import { type Actor, actorHasScope } from "../auth/identity.ts";
+import { TIERS } from "../../core/index.ts";
+import type { Credential } from "../auth/identity.ts";
 import { badInputFromZod } from "../errors.ts";
+import { type Actor, hasReadScope } from "../modules/actor.ts";
 import { type BodyLinkIssuer, readableBodyLink } from "../modules/content/body-links.ts";
+import type { ContentSummary } from "../modules/content/content.types.ts";
 import type { Runtime } from "../runtime.ts";
-import type { ContentSummary } from "../services.ts";
 import { errorResponse, fail, sendError } from "./toolkit.ts";
 
 const ListQuery = z
@@ -28,33 +29,40 @@ const ListQuery = z
   })
   .strict();
 
+/** Who a content request comes from: its credential (body links bind to it) and its actor. */
+export interface ContentCaller {
+  credential: Credential;
+  actor: Actor;
+}
+
 /**
- * The actor of a content request (session, bearer ID token, API key or service token; see
- * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`.
+ * The caller of a content request (session, bearer ID token, API key or service token; see
+ * `identity.resolveActor`), or the error response. API keys and service tokens need `content:read`
+ * (the operations check it too; refusing here first keeps the answer the same for every route).
  */
 export async function contentActor(
   c: Context,
   runtime: Pick<Runtime, "identity">,
-): Promise<Actor | Response> {
+): Promise<ContentCaller | Response> {
   const result = await runtime.identity.resolveActor(c.req.raw.headers);
   c.header("Cache-Control", "private, no-store");
   if (!result.ok) {
     if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
     return fail(c, result.status, result.code, result.message);
   }
-  if (!actorHasScope(result.actor, "content:read")) {
+  if (!hasReadScope(result.actor, "content:read")) {
     return fail(c, 403, "FORBIDDEN", "This credential lacks the content:read scope.");
   }
-  return result.actor;
+  return { credential: result.credential, actor: result.actor };
 }
 
-/** The reader's user context of a content request, or the error response (see `contentActor`). */
+/** The actor of a content request, or the error response (see `contentActor`). */
 export async function contentReader(
   c: Context,
   runtime: Pick<Runtime, "identity">,
-): Promise<UserContext | Response> {
-  const actor = await contentActor(c, runtime);
-  return actor instanceof Response ? actor : actor.context;
+): Promise<Actor | Response> {
+  const caller = await contentActor(c, runtime);
+  return caller instanceof Response ? caller : caller.actor;
 }
 
 /** A content item as the API returns it (spec §3 ContentItem): with presignedUrl and url when readable. */
@@ -66,11 +74,11 @@ export type ApiContentItem = ContentSummary & { presignedUrl?: string; url?: str
  */
 export function withBodyLinks(
   runtime: BodyLinkIssuer,
-  actor: Actor,
+  credential: Credential,
   items: ContentSummary[],
 ): ApiContentItem[] {
   return items.map((item) => {
-    const url = readableBodyLink(runtime, actor, item);
+    const url = readableBodyLink(runtime, credential, item);
     return url === null ? item : { ...item, presignedUrl: url, url };
   });
 }
@@ -97,10 +105,11 @@ export function registerContentApi(
     const parsed = ListQuery.safeParse(c.req.query());
     if (!parsed.success) return sendError(c, invalidQuery(parsed.error), runtime.logger);
     const q = parsed.data;
-    const actor = await contentActor(c, runtime);
-    if (actor instanceof Response) return actor;
+    const caller = await contentActor(c, runtime);
+    if (caller instanceof Response) return caller;
     try {
-      const result = await runtime.services.content.list(actor.context, {
+      const result = await runtime.services.content.list(caller.actor, {
+        publishedOnly: true,
         section: q.section,
         category: q.category,
         tier: q.tier,
@@ -109,7 +118,10 @@ export function registerContentApi(
         cursor: q.cursor ?? null,
       });
       c.header("Cache-Control", "private, no-store");
-      return c.json({ items: withBodyLinks(runtime, actor, result.items), nextCursor: result.nextCursor });
+      return c.json({
+        items: withBodyLinks(runtime, caller.credential, result.items),
+        nextCursor: result.nextCursor,
+      });
     } catch (error) {
       return sendError(c, error, runtime.logger);
     }
@@ -120,13 +132,13 @@ export function registerContentApi(
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) {
       return fail(c, 400, "BAD_USER_INPUT", "Invalid id or slug");
     }
-    const actor = await contentActor(c, runtime);
-    if (actor instanceof Response) return actor;
+    const caller = await contentActor(c, runtime);
+    if (caller instanceof Response) return caller;
     try {
-      const item = await runtime.services.content.getItem(actor.context, key);
+      const item = await runtime.services.content.getItem(caller.actor, key);
       if (!item) return fail(c, 404, "NOT_FOUND", `No content with id or slug ${key}`);
       c.header("Cache-Control", "private, no-store");
-      return c.json(withBodyLinks(runtime, actor, [item])[0]);
+      return c.json(withBodyLinks(runtime, caller.credential, [item])[0]);
     } catch (error) {
       return sendError(c, error, runtime.logger);
     }
@@ -141,15 +153,15 @@ export function registerContentApi(
     const check = runtime.bodyLinks.verify(id, new URL(c.req.url).searchParams);
     if (!check.ok) return bodyError(403, "FORBIDDEN", check.message);
     try {
-      const context = await runtime.identity.contextForCredential(check.credential);
-      if (!context) {
+      const actor = await runtime.identity.actorForCredentialRef(check.credential);
+      if (!actor) {
         return bodyError(
           403,
           "FORBIDDEN",
           "The session or credential this link was issued to has ended. Fetch the item again for a new link.",
         );
       }
-      const body = await runtime.services.content.readBody(context, id);
+      const body = await runtime.services.content.readBody(actor, id);
       switch (body.kind) {
         case "not-found":
           return bodyError(404, "NOT_FOUND", `No published content with id ${id}`);

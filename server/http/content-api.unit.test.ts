@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { visitorContext } from "../../core/index.ts";
-import type { Actor } from "../auth/identity.ts";
+import type { Credential } from "../auth/identity.ts";
 import { createBodyLinks } from "../modules/content/body-links.ts";
 import type { Runtime } from "../runtime.ts";
 import type { ContentSummary } from "../services.ts";
@@ -15,7 +15,7 @@ function fakeRuntime() {
     bodyLinks,
     logger: { warn },
     identity: {
-      credentialRef: (actor: Actor) => (actor.kind === "session" ? "s.session-1" : "v"),
+      credentialRef: (actor: Credential) => (actor.kind === "session" ? "s.session-1" : "v"),
     },
   } as unknown as Runtime;
   return { runtime, warn, bodyLinks };
@@ -32,8 +32,8 @@ const item = (overrides: Partial<ContentSummary> = {}): ContentSummary =>
   }) as ContentSummary;
 
 // A Free reader's context: body links are checked against the body's content/<tier>/ area.
-const actor = (expiresAtMs: number | null): Actor =>
-  ({ kind: "session", context: visitorContext(), scopes: null, expiresAtMs }) as unknown as Actor;
+const actor = (expiresAtMs: number | null): Credential =>
+  ({ kind: "session", context: visitorContext(), scopes: null, expiresAtMs }) as unknown as Credential;
 
 const expOf = (url: string) => Number(new URL(url, "http://x").searchParams.get("exp")) * 1000;
 

@@ -5,9 +5,9 @@
  * the service-credentials operations run it again themselves.
  */
 import type { Context } from "hono";
-import { type AdminOperationName, adminAccess, toAccessContext } from "../../core/index.ts";
-import type { CredentialAdmin } from "../auth/service-credentials.ts";
+import { type AdminOperationName, adminAccess } from "../../core/index.ts";
 import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import { actorHeaders } from "./toolkit.ts";
 
@@ -16,7 +16,7 @@ import { actorHeaders } from "./toolkit.ts";
  * service token, a missing permission or a missing scope (organisation admins), with a message.
  */
 export function credentialAdminChecks(deps: Pick<Runtime, "identity">) {
-  return async (c: Context, operation: AdminOperationName): Promise<CredentialAdmin> => {
+  return async (c: Context, operation: AdminOperationName): Promise<Actor> => {
     const result = await deps.identity.resolveActor(actorHeaders(c));
     if (!result.ok) throw new UnauthenticatedError(result.message);
     const { actor } = result;
@@ -25,13 +25,12 @@ export function credentialAdminChecks(deps: Pick<Runtime, "identity">) {
         "Service credentials are managed by a signed-in platform administrator; API keys and service tokens are refused.",
       );
     }
-    const access = toAccessContext(actor.context);
-    const decision = adminAccess(operation, access);
+    const decision = adminAccess(operation, actor.access);
     if (decision.kind === "denied") {
       throw decision.reason === "auth"
         ? new UnauthenticatedError(decision.message)
         : new ForbiddenError(decision.message);
     }
-    return access;
+    return actor;
   };
 }

@@ -17,8 +17,8 @@
  */
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
-import type { UserContext } from "../../core/index.ts";
 import { badInputFromZod } from "../errors.ts";
+import type { Actor } from "../modules/actor.ts";
 import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
 import { actorHeaders, fail, ipOf, readJsonObject, refuseForeignOrigin, sendError } from "./toolkit.ts";
@@ -51,8 +51,7 @@ export function registerEngagementApi(
   const engagement = () => runtime.services.engagement;
 
   const handle =
-    (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: HandleOptions) =>
-    async (c: Context) => {
+    (fn: (c: Context, actor: Actor) => Promise<Response>, opts: HandleOptions) => async (c: Context) => {
       c.header("Cache-Control", "no-store");
       for (const name of KEY_PARAMS) {
         const value = c.req.param(name);
@@ -90,7 +89,7 @@ export function registerEngagementApi(
         if (opts.personal && actor.kind === "visitor") {
           return fail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
         }
-        return await fn(c, actor.context);
+        return await fn(c, actor);
       } catch (error) {
         return sendError(c, error, runtime.logger);
       }

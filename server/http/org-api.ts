@@ -15,7 +15,7 @@
  * Errors: the REST envelope `{error: {code, message, field?}}`, 4xx for every bad request.
  */
 import type { Context, Hono } from "hono";
-import type { UserContext } from "../../core/index.ts";
+import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import { actorHeaders, fail, type HandlerDeps, handler, ipOf, readJsonObject } from "./toolkit.ts";
 
@@ -31,8 +31,8 @@ export type UserHandlerDeps = HandlerDeps & Pick<Runtime, "identity">;
  * `handler`).
  */
 export function userHandler(deps: UserHandlerDeps) {
-  const actorOf = (c: Context): Promise<UserContext> => deps.identity.resolveUser(actorHeaders(c));
-  return (fn: (c: Context, actor: UserContext) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
+  const actorOf = (c: Context): Promise<Actor> => deps.identity.resolveSessionActor(actorHeaders(c));
+  return (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
     handler(deps, async (c) => fn(c, await actorOf(c)), opts);
 }
 
@@ -43,7 +43,7 @@ export function registerOrgApi(
   const orgs = () => deps.services.organizations;
   const handle = userHandler(deps);
 
-  const withJson = (fn: (c: Context, actor: UserContext, body: unknown) => Promise<Response>) =>
+  const withJson = (fn: (c: Context, actor: Actor, body: unknown) => Promise<Response>) =>
     handle(async (c, actor) => fn(c, actor, await readJsonObject(c)), { mutates: true });
 
   app.get(
@@ -51,7 +51,7 @@ export function registerOrgApi(
     handle(async (c, actor) => {
       const organization = await orgs().mine(actor);
       if (!organization) {
-        if (actor.authStatus === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+        if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
         return fail(c, 404, "NOT_FOUND", "You do not belong to an organisation.");
       }
       return c.json({ organization });

@@ -49,7 +49,7 @@ export function registerProfileApi(
 
   const upload = handle(
     async (c, actor) => {
-      if (actor.authStatus === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+      if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
       const bytes = await readLimited(c.req.raw, AVATAR_MAX_BYTES);
       if (bytes === null) return fail(c, 413, "PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
       if (bytes.byteLength === 0) {

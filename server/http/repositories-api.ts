@@ -6,7 +6,6 @@
  * Access is the service's (readRepositoryFile); a malformed or unknown path is a 404.
  */
 import type { Hono } from "hono";
-import { serviceActor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
 import { fail } from "./toolkit.ts";
 
@@ -38,7 +37,7 @@ export function registerRepositoriesApi(
   app.get("/api/repositories/:slug/raw", async (c) => {
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
     if (!resolved.ok) return fail(c, resolved.status as 401 | 403 | 429, resolved.code, resolved.message);
-    const actor = serviceActor(resolved.actor);
+    const { actor } = resolved;
     const branch = c.req.query("branch") || undefined;
     const path = c.req.query("path") ?? "";
     let file: Awaited<ReturnType<typeof runtime.services.repositories.readRepositoryFile>>;

@@ -12,7 +12,6 @@
  * says nothing about whether the page may be indexed.
  */
 import type { Hono } from "hono";
-import { visitorContext } from "../../core/index.ts";
 import {
   AI_NEWS_FEED_PATH,
   contentPathFor,
@@ -29,8 +28,10 @@ import {
   sitemapPage,
   sitemapPageCount,
 } from "../../core/seo/index.ts";
+import { type Actor, visitorActor } from "../modules/actor.ts";
+import type { ContentService } from "../modules/content/content.service.ts";
+import type { ContentSummary, ListContentQuery } from "../modules/content/content.types.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Actor, ContentService, ContentSummary, ListContentQuery } from "../services.ts";
 
 export interface SeoRoutesOptions {
   /** URLs per sitemap file before /sitemap.xml becomes an index (tests inject a small one). */
@@ -56,7 +57,13 @@ async function listAllIndexable(
   const items: ContentSummary[] = [];
   let cursor: string | null = null;
   do {
-    const page = await content.list(actor, { ...query, indexable: true, limit: PAGE_SIZE, cursor });
+    const page = await content.list(actor, {
+      ...query,
+      indexable: true,
+      publishedOnly: true,
+      limit: PAGE_SIZE,
+      cursor,
+    });
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -102,7 +109,12 @@ export async function collectAiNewsFeed(
   publicUrl: string,
 ): Promise<RssItem[]> {
   const base = normaliseBaseUrl(publicUrl);
-  const page = await content.list(actor, { section: AI_NEWS, indexable: true, limit: FEED_SIZE });
+  const page = await content.list(actor, {
+    section: AI_NEWS,
+    indexable: true,
+    publishedOnly: true,
+    limit: FEED_SIZE,
+  });
   return page.items.map((item) => ({
     title: item.title,
     link: `${base}${contentPathFor(item)}`,
@@ -138,7 +150,7 @@ export function registerSeoRoutes(
   const ttl = options.cacheTtlMs ?? 60_000;
   const now = options.now ?? Date.now;
   // A visitor: the sitemap and the feed show only what anyone may see.
-  const visitor = visitorContext(config.environment);
+  const visitor = visitorActor(config.environment);
   const sitemapUrls = cached(ttl, now, () => collectSitemapUrls(content, visitor, base));
   const aiNews = cached(ttl, now, () => collectAiNewsFeed(content, visitor, base));
   const robots = renderRobots(robotsRules(), `${base}/sitemap.xml`);

@@ -1,7 +1,9 @@
 /**
- * The actor every data service operation takes first: who is asking, reduced to what the access
- * rules of docs/decisions/007-data-rules.md read. Built once per request from the identity actor
- * (`server/auth/identity.ts`), so the services never look at headers, tokens or sessions.
+ * The actor every service operation takes first: who is asking, reduced to what the access rules
+ * of docs/decisions/007-data-rules.md read, with the user context (claims) pages show. Built once
+ * per request by identity (`server/auth/identity.ts`) from the request's credential and handed to
+ * every transport (React Router context, REST handlers, GraphQL context), so the services never
+ * look at headers, tokens or sessions.
  *
  * - `user`: a signed-in user (session cookie or bearer ID token) with a user id;
  * - `visitor`: nobody signed in;
@@ -19,15 +21,18 @@ import {
   type UserContext,
   visitorContext,
 } from "../../core/index.ts";
-import type { Actor } from "../auth/identity.ts";
+
 import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 
 export type ActorKind = "visitor" | "user" | "api-key" | "service";
 
-export interface ServiceActor {
+/** How a request authenticated (identity's credential kind). */
+export type CredentialKind = "visitor" | "session" | "bearer" | "api-key" | "service";
+
+export interface Actor {
   kind: ActorKind;
-  /** How the request authenticated (identity's actor kind). */
-  auth: Actor["kind"];
+  /** How the request authenticated. */
+  auth: CredentialKind;
   /** The signed-in user's id; null for visitors, API keys and service credentials. */
   userId: string | null;
   groups: readonly string[];
@@ -46,14 +51,20 @@ export interface ServiceActor {
   adminOrgs: readonly string[] | null;
   /** The core access context, for `canAccessContent` and the content data rules. */
   access: AccessContext;
+  /**
+   * The user context the request was resolved to (claims, session, display fields): a visitor's
+   * for API keys, the service context for service credentials. Pages show it; rules read the
+   * fields above.
+   */
+  context: UserContext;
 }
 
 function fromContext(
   kind: ActorKind,
-  auth: Actor["kind"],
+  auth: CredentialKind,
   context: UserContext,
   scopes: readonly string[] | null,
-): ServiceActor {
+): Actor {
   const access = toAccessContext(context);
   const isUser = kind === "user" && context.userId !== null;
   const groups = isUser ? [...context.groups] : [];
@@ -70,52 +81,58 @@ function fromContext(
     platformAdmin: isUser && hasAdminScope(groups, "platform"),
     adminOrgs: isUser ? adminScopeOrgs(groups) : [],
     access: isUser ? access : { ...access, permissions: [], groups: [] },
+    context,
   };
 }
 
-/** The service actor of a request's identity actor. */
-export function serviceActor(actor: Actor): ServiceActor {
-  switch (actor.kind) {
+/** What identity resolved a request's credential to: its kind, user context and scopes. */
+export interface CredentialContext {
+  kind: CredentialKind;
+  context: UserContext;
+  scopes: readonly string[] | null;
+}
+
+/** The actor of a request's credential (identity calls this once per request). */
+export function actorForCredential(credential: CredentialContext): Actor {
+  switch (credential.kind) {
     case "session":
     case "bearer":
-      return actor.context.userId
-        ? fromContext("user", actor.kind, actor.context, null)
-        : fromContext("visitor", "visitor", visitorContext(actor.context.environment), null);
+      return credential.context.userId && credential.context.authStatus !== "visitor"
+        ? fromContext("user", credential.kind, credential.context, null)
+        : fromContext("visitor", "visitor", visitorContext(credential.context.environment), null);
     case "visitor":
-      return fromContext("visitor", "visitor", actor.context, null);
+      return fromContext("visitor", "visitor", credential.context, null);
     case "api-key":
-      return fromContext("api-key", "api-key", visitorContext(actor.context.environment), actor.scopes);
+      return fromContext(
+        "api-key",
+        "api-key",
+        visitorContext(credential.context.environment),
+        credential.scopes ?? [],
+      );
     case "service":
-      return fromContext("service", "service", actor.context, actor.scopes);
+      return fromContext("service", "service", credential.context, credential.scopes ?? []);
   }
 }
 
 /** A visitor (no credential at all). */
-export function visitorActor(environment?: string): ServiceActor {
+export function visitorActor(environment?: string): Actor {
   return fromContext("visitor", "visitor", visitorContext(environment), null);
 }
 
-/** A signed-in user's actor from a server-built user context (pages call services with one). */
-export function actorFromUserContext(context: UserContext): ServiceActor {
-  return context.userId && context.authStatus !== "visitor"
-    ? fromContext("user", "session", context, null)
-    : fromContext("visitor", "visitor", context, null);
-}
-
 /** True when the actor may use a read scope: users and visitors always, keys and services by scope. */
-export function hasReadScope(actor: ServiceActor, scope: string): boolean {
+export function hasReadScope(actor: Actor, scope: string): boolean {
   if (actor.scopes === null) return true;
   if (actor.scopes.includes(scope)) return true;
   return scope === "content:read" && actor.kind === "service" && actor.scopes.includes("content:read:all");
 }
 
 /** A service credential with `content:read:all`: reads like a content manager. */
-export function readsAllContent(actor: ServiceActor): boolean {
+export function readsAllContent(actor: Actor): boolean {
   return actor.kind === "service" && (actor.scopes ?? []).includes("content:read:all");
 }
 
 /** Refuses an actor without the read scope (API keys and service credentials). */
-export function requireReadScope(actor: ServiceActor, scope: string): void {
+export function requireReadScope(actor: Actor, scope: string): void {
   if (!hasReadScope(actor, scope)) throw new ForbiddenError(`this credential lacks the ${scope} scope`);
 }
 
@@ -123,14 +140,14 @@ export function requireReadScope(actor: ServiceActor, scope: string): void {
  * The signed-in user's id, for operations that need one: a visitor → UnauthenticatedError; an API
  * key or a service credential (read-only credentials) → ForbiddenError.
  */
-export function requireUser(actor: ServiceActor): string {
+export function requireUser(actor: Actor): string {
   if (actor.kind === "user" && actor.userId) return actor.userId;
   if (actor.kind === "visitor") throw new UnauthenticatedError();
   throw new ForbiddenError("this credential is read only; sign in to make changes");
 }
 
 /** The "platform" admin scope (decision 009): app-admin or app-owner, signed in. */
-export function requirePlatformAdmin(actor: ServiceActor): string {
+export function requirePlatformAdmin(actor: Actor): string {
   const userId = requireUser(actor);
   if (!actor.platformAdmin) {
     throw new ForbiddenError(

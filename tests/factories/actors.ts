@@ -1,10 +1,19 @@
 /**
- * Service actors of the data-rule personas, for the services' integration tests: built through
- * the same path as requests (claims → user context → identity actor → service actor).
+ * Actors of the data-rule personas, for the services' tests: built through the same path as
+ * requests (claims → user context → credential → actor).
  */
-import { buildUserContext, type Claims, visitorContext } from "../../core/index.ts";
+import { buildUserContext, type Claims, type UserContext, visitorContext } from "../../core/index.ts";
 import { SERVICE_READ_ALL_ROLES } from "../../server/auth/identity.ts";
-import { type ServiceActor, serviceActor } from "../../server/modules/actor.ts";
+import { type Actor, actorForCredential } from "../../server/modules/actor.ts";
+
+/** The actor of a session with this user context (a visitor's when it is a visitor context). */
+export function actorOf(context: UserContext): Actor {
+  return actorForCredential({
+    kind: context.authStatus === "visitor" || !context.userId ? "visitor" : "session",
+    context,
+    scopes: null,
+  });
+}
 
 export interface UserPersona {
   userId: string;
@@ -15,7 +24,7 @@ export interface UserPersona {
   tenantId?: string;
 }
 
-export function userActor(persona: UserPersona, kind: "session" | "bearer" = "session"): ServiceActor {
+export function userActor(persona: UserPersona, kind: "session" | "bearer" = "session"): Actor {
   const claims: Claims = {
     sub: persona.userId,
     email: `${persona.userId}@demo.local`,
@@ -23,27 +32,25 @@ export function userActor(persona: UserPersona, kind: "session" | "bearer" = "se
   };
   if (persona.tier) claims["custom:tier"] = persona.tier;
   if (persona.tenantId) claims["custom:tenantId"] = persona.tenantId;
-  return serviceActor({ kind, context: buildUserContext(claims), scopes: null });
+  return actorForCredential({ kind, context: buildUserContext(claims), scopes: null });
 }
 
-export function visitor(): ServiceActor {
-  return serviceActor({ kind: "visitor", context: visitorContext(), scopes: null });
+export function visitor(): Actor {
+  return actorForCredential({ kind: "visitor", context: visitorContext(), scopes: null });
 }
 
-export function apiKeyActor(scopes: string[] = ["content:read", "repositories:read"]): ServiceActor {
-  return serviceActor({
+export function apiKeyActor(scopes: string[] = ["content:read", "repositories:read"]): Actor {
+  return actorForCredential({
     kind: "api-key",
     context: visitorContext(),
     scopes,
-    keyId: "key-1",
-    ownerId: "owner-1",
   });
 }
 
 /** A service credential; with content:read:all its context reads like a content manager (identity.ts). */
 export function serviceCredentialActor(
   scopes: string[] = ["content:read", "content:read:all", "repositories:read"],
-): ServiceActor {
+): Actor {
   const readAll = scopes.includes("content:read:all");
   const context = readAll
     ? {
@@ -53,7 +60,7 @@ export function serviceCredentialActor(
         permissions: [],
       }
     : visitorContext();
-  return serviceActor({ kind: "service", context, scopes, clientId: "client-1" });
+  return actorForCredential({ kind: "service", context, scopes });
 }
 
 /** What a service operation answered, for access tables: "ok" or the typed error's code. */

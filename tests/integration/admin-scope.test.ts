@@ -6,11 +6,11 @@
  * creator, and platform-wide counts on /admin — each refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUserContext, toAccessContext, visitorContext } from "../../core/index.ts";
+import { buildUserContext, visitorContext } from "../../core/index.ts";
 import { PERSONA_NAMES, type PersonaName } from "../../core/test-personas.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
-import { outcome } from "../factories/actors.ts";
+import { actorOf, outcome } from "../factories/actors.ts";
 import { call } from "../helpers/auth.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -244,12 +244,12 @@ describe.each(DIALECTS)("admin scopes (%s)", (dialect) => {
       admin: ["ok", "ok", "ok", "ok"],
     };
     for (const [who, context] of Object.entries(people)) {
-      const access = { ...toAccessContext(context) };
+      const actor = actorOf(context);
       const got = [
-        await outcome(() => serviceCredentials.list(access)),
-        await outcome(() => serviceCredentials.create(access, { name: "direct", scopes: ["content:read"] })),
-        await outcome(() => serviceCredentials.revoke(access, "no-such-credential")),
-        await outcome(() => diagnostics.adminDiagnostics(context)),
+        await outcome(() => serviceCredentials.list(actor)),
+        await outcome(() => serviceCredentials.create(actor, { name: "direct", scopes: ["content:read"] })),
+        await outcome(() => serviceCredentials.revoke(actor, "no-such-credential")),
+        await outcome(() => diagnostics.adminDiagnostics(actor)),
       ];
       expect(got, who).toEqual(expected[who as keyof typeof expected]);
     }

@@ -12,7 +12,7 @@ import {
   getRoute,
   toAccessContext,
 } from "../../../core/index.ts";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext, userContext } from "../../lib/context.ts";
 
 export interface OrganisationFigures {
   slug: string;
@@ -27,18 +27,18 @@ export type AdminFigures =
   | { scope: "organisation"; organisations: OrganisationFigures[] };
 
 export async function adminFigures(context: Readonly<RouterContextProvider>): Promise<AdminFigures> {
-  const user = context.get(userContext);
-  const access = toAccessContext(user);
+  const actor = context.get(actorContext);
+  const access = actor.access;
   const services = context.get(servicesContext);
   if (adminAccess("diagnostics.read", access).kind === "allowed") {
-    const d = await services.diagnostics.adminDiagnostics(user);
+    const d = await services.diagnostics.adminDiagnostics(actor);
     return { scope: "platform", counts: d.counts };
   }
   const decision = adminAccess("organisation.figures", access);
   const slugs = decision.kind === "allowed" ? (decision.orgs ?? []) : [];
   const organisations: OrganisationFigures[] = [];
   for (const slug of slugs) {
-    const org = await services.organizations.get(user, slug).catch(() => null);
+    const org = await services.organizations.get(actor, slug).catch(() => null);
     if (!org) continue;
     organisations.push({
       slug: org.slug,

@@ -1,44 +1,44 @@
 /**
  * Loader helpers for the Business Hub and the invitation panel: calls the organisations service
- * with the server-built user context (access checked in the service).
+ * with the request's actor (access checked in the service).
  */
 import type { RouterContextProvider } from "react-router";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 
 type Ctx = { context: Readonly<RouterContextProvider> };
 
 export async function loadBusinessDashboard({ context }: Ctx) {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
-  const organization = await services.organizations.mine(user);
+  const actor = context.get(actorContext);
+  const organization = await services.organizations.mine(actor);
   if (!organization?.viewer.canManage) {
     return { organization, members: [], invitations: [] };
   }
   const [members, invitations] = await Promise.all([
-    services.organizations.listMembers(user, organization.slug),
-    services.organizations.listPendingInvitations(user, organization.slug),
+    services.organizations.listMembers(actor, organization.slug),
+    services.organizations.listPendingInvitations(actor, organization.slug),
   ]);
   return { organization, members, invitations };
 }
 
 export async function loadMyOrganization({ context }: Ctx) {
   const services = context.get(servicesContext);
-  return services.organizations.mine(context.get(userContext));
+  return services.organizations.mine(context.get(actorContext));
 }
 
 /** The invitation named by `?invite=` (its state, never the token back) and pending ones for the user. */
 export async function loadInvitations({ context, url }: Ctx & { url: URL }) {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const token = url.searchParams.get("invite");
   let invite: { organizationName: string; role: string; expiresAt: string; state: string } | null = null;
   if (token) {
     try {
-      invite = await services.organizations.previewInvitation(user, token);
+      invite = await services.organizations.previewInvitation(actor, token);
     } catch {
       invite = { organizationName: "", role: "member", expiresAt: "", state: "invalid" };
     }
   }
-  const pending = await services.organizations.myInvitations(user);
+  const pending = await services.organizations.myInvitations(actor);
   return { invite, pending };
 }

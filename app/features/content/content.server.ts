@@ -6,7 +6,7 @@ import { data, type RouterContextProvider } from "react-router";
 import { parseTier, TIERS, type Tier } from "../../../core/index.ts";
 import { contentCanonicalUrl } from "../../../core/seo/index.ts";
 import type { ContentType } from "../../../server/services.ts";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import type {
   ContentMissingData,
   ContentPageData,
@@ -51,12 +51,13 @@ export async function loadSectionListing(
   sectionSlug: string,
 ): Promise<ListingData | null> {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const section = services.content.sections().find((s) => s.slug === sectionSlug);
   if (!section) return null;
   const filters = readFilters(url);
   const [list, categories] = await Promise.all([
-    services.content.list(user, {
+    services.content.list(actor, {
+      publishedOnly: true,
       section: section.slug,
       category: filters.category ?? undefined,
       tier: filters.tier ?? undefined,
@@ -81,11 +82,12 @@ export async function loadCategoryListing(
   categorySlug: string,
 ): Promise<ListingData | null> {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const category = (await services.content.categories()).find((c) => c.slug === categorySlug);
   if (!category) return null;
   const filters = { ...readFilters(url), category: null };
-  const list = await services.content.list(user, {
+  const list = await services.content.list(actor, {
+    publishedOnly: true,
     category: category.slug,
     tier: filters.tier ?? undefined,
     type: filters.type ?? undefined,
@@ -113,10 +115,10 @@ export function listingOrNotFound(listing: ListingData | null, what: string) {
  */
 export async function loadContentPage({ context }: Pick<LoaderBase, "context">, candidates: string[]) {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const slugs = [...new Set(candidates.map((c) => c.trim()).filter(Boolean))];
   for (const slug of slugs) {
-    const page = await services.content.getPage(user, slug);
+    const page = await services.content.getPage(actor, slug);
     if (page?.bodyMissing) {
       const missingBody: ContentMissingData = {
         page: null,
@@ -129,7 +131,7 @@ export async function loadContentPage({ context }: Pick<LoaderBase, "context">, 
       // The item's one address on the public base URL (never the request's Host: pages are cached).
       const origin = services.config.publicUrl;
       const canonicalUrl = contentCanonicalUrl(page, origin);
-      const engagement = await services.engagement.forPage(user, page);
+      const engagement = await services.engagement.forPage(actor, page);
       const body: ContentPageData = { page, canonicalUrl, origin, engagement };
       return data<ContentPageData | ContentMissingData>(body, { status: 200 });
     }
@@ -153,11 +155,11 @@ export function splatCandidates(splat: string | undefined): string[] {
 
 export async function loadHome({ context, url }: LoaderBase): Promise<HomeData> {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const sections = services.content.sections();
   const [featured, ...perSection] = await Promise.all([
-    services.content.list(user, { featured: true, limit: 6 }),
-    ...sections.map((s) => services.content.list(user, { section: s.slug, limit: 3 })),
+    services.content.list(actor, { featured: true, limit: 6, publishedOnly: true }),
+    ...sections.map((s) => services.content.list(actor, { section: s.slug, limit: 3, publishedOnly: true })),
   ]);
   return {
     featured: featured?.items ?? [],
@@ -183,7 +185,7 @@ const COUNT_MAX_PAGES = 20;
 /** Real counts per plan for the pricing page, from the content service (metadata only). */
 export async function loadTierInventory({ context }: Pick<LoaderBase, "context">): Promise<TierInventory[]> {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   const categories = await services.content.categories();
   return Promise.all(
     TIERS.map(async (tier) => {
@@ -192,7 +194,12 @@ export async function loadTierInventory({ context }: Pick<LoaderBase, "context">
       let pages = 0;
       const byType: Partial<Record<ContentType, number>> = {};
       do {
-        const page = await services.content.list(user, { tier, limit: COUNT_PAGE, cursor });
+        const page = await services.content.list(actor, {
+          tier,
+          limit: COUNT_PAGE,
+          cursor,
+          publishedOnly: true,
+        });
         for (const item of page.items) {
           if (item.tier !== tier) continue;
           items += 1;

@@ -5,8 +5,7 @@
  * `/graphql`; without JavaScript the `?cursor=` link serves the next page from here.
  */
 import type { RouterContextProvider } from "react-router";
-import { actorFromUserContext } from "../../../server/modules/actor.ts";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import { LIBRARY_PAGE_SIZE, type LibraryPage, toLibraryRow } from "./library-list.ts";
 
 export async function loadLibraryPage(
@@ -14,7 +13,7 @@ export async function loadLibraryPage(
   cursor: string | null,
 ): Promise<LibraryPage & { error: string | null }> {
   const services = context.get(servicesContext);
-  const actor = actorFromUserContext(context.get(userContext));
+  const actor = context.get(actorContext);
   const list = (nextToken: string | null) =>
     services.contentModels.contents.listByKey(actor, "listContentByStatusAndUpdatedAt", {
       key: "published",

@@ -4,12 +4,11 @@
  * get `allowed: false` and no data (the service refuses them; the screen explains).
  */
 import type { RouterContextProvider } from "react-router";
-import { actorFromUserContext } from "../../../server/modules/actor.ts";
 import type {
   GitHubRepository,
   RepositoryCategory,
 } from "../../../server/modules/repositories/repositories.service.ts";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import type { AdminCategoryRow, AdminRepositoryRow } from "./admin-rows.ts";
 
 export type RepositoriesAdminData =
@@ -24,13 +23,13 @@ export type RepositoriesAdminData =
 const label = (r: GitHubRepository) => r.displayName ?? r.fullName ?? r.name ?? r.slug;
 
 export function canManageRepositories(context: Readonly<RouterContextProvider>): boolean {
-  return actorFromUserContext(context.get(userContext)).platformAdmin;
+  return context.get(actorContext).platformAdmin;
 }
 
 export async function loadRepositoriesAdmin(
   context: Readonly<RouterContextProvider>,
 ): Promise<RepositoriesAdminData> {
-  const actor = actorFromUserContext(context.get(userContext));
+  const actor = context.get(actorContext);
   if (!actor.platformAdmin) return { allowed: false };
   const service = context.get(servicesContext).repositories;
   try {

@@ -6,12 +6,11 @@
  * notice, never a 500.
  */
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { actorFromUserContext } from "../../../server/modules/actor.ts";
 import { highlightCode, plainCodeHtml } from "../../../server/modules/content/highlight-code.ts";
 import { renderMarkdown } from "../../../server/modules/content/render-markdown.ts";
 import type { GitHubRepository } from "../../../server/modules/repositories/repositories.service.ts";
 import type { ContentSummary } from "../../../server/services.ts";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import {
   type FileDisplay,
   fileDisplay,
@@ -73,8 +72,7 @@ const param = (url: URL, name: string, max = 100) => url.searchParams.get(name)?
 /** /resources: visible repositories grouped by visible category (sortOrder), filtered and searched. */
 export async function loadRepositoryList({ context, request }: LoaderBase): Promise<RepositoryListData> {
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
-  const actor = actorFromUserContext(user);
+  const actor = context.get(actorContext);
   const url = new URL(request.url);
   const filters = {
     category: param(url, "category"),
@@ -134,7 +132,7 @@ export async function loadRepositoryList({ context, request }: LoaderBase): Prom
 
   const section = services.content.sections().find((s) => s.slug === "resources");
   const guides = section
-    ? (await services.content.list(user, { section: section.slug, limit: 6 })).items
+    ? (await services.content.list(actor, { section: section.slug, limit: 6, publishedOnly: true })).items
     : [];
 
   return {
@@ -245,7 +243,7 @@ export async function loadRepositoryPage(
   slug: string,
 ): Promise<RepositoryPageData> {
   const services = context.get(servicesContext);
-  const actor = actorFromUserContext(context.get(userContext));
+  const actor = context.get(actorContext);
   const repositories = services.repositories;
   const url = new URL(request.url);
   const view = parseView(url.searchParams.get("view"));

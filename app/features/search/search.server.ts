@@ -4,7 +4,7 @@
  * excerpt only. An empty term finds nothing; a bad cursor is explained, not thrown.
  */
 import type { RouterContextProvider } from "react-router";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import type { SearchPageData } from "./search-data.ts";
 
 export const SEARCH_PAGE_SIZE = 20;
@@ -31,9 +31,9 @@ export async function loadSearch(
   const empty: SearchPageData = { query: term, items: [], total: 0, nextCursor: null, cursor, error: null };
   if (term === "") return empty;
   const services = context.get(servicesContext);
-  const user = context.get(userContext);
+  const actor = context.get(actorContext);
   try {
-    const result = await services.search.search(user, {
+    const result = await services.search.search(actor, {
       q: term,
       section: url.searchParams.get("section")?.trim() || undefined,
       limit: options.limit ?? SEARCH_PAGE_SIZE,

@@ -3,7 +3,7 @@ import { ProfileAvatar } from "../../features/account/profile-avatar.tsx";
 import { ProfileEditor } from "../../features/account/profile-editor.tsx";
 import { AccessFacts, IdentityFacts, SessionFacts } from "../../features/account/user-summary.tsx";
 import { Screen } from "../../features/business/screen.tsx";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/profile";
@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = (args) => registryMeta(args, "/profile")
 
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  return { profile: await services.profile.get(context.get(userContext)) };
+  return { profile: await services.profile.get(context.get(actorContext)) };
 }
 
 export default function Profile({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/database";
@@ -10,7 +10,7 @@ export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-adm
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/database");
   const { context } = args;
-  const d = await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(userContext));
+  const d = await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(actorContext));
   return { db: d.db, counts: d.counts };
 }
 

@@ -1,6 +1,6 @@
 import { FeatureScreen } from "../../components/feature-screen.tsx";
 import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/infrastructure";
@@ -11,7 +11,7 @@ export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/infrastructure");
   const { context } = args;
   return {
-    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(userContext)),
+    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(actorContext)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { servicesContext, userContext } from "../../lib/context.ts";
+import { actorContext, servicesContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/system-config";
@@ -11,7 +11,7 @@ export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/system-config");
   const { context } = args;
   const services = context.get(servicesContext);
-  const d = await services.diagnostics.adminDiagnostics(context.get(userContext));
+  const d = await services.diagnostics.adminDiagnostics(context.get(actorContext));
   return { config: services.config, flags: d.featureFlags, configuration: d.configuration };
 }
 

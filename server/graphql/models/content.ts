@@ -1,14 +1,14 @@
 /**
  * Content (spec §3) in the data API: the type, its filter and inputs, getContent, listContents,
  * the six list-by-key queries, createContent, updateContent, deleteContent. Resolvers are thin:
- * every rule is in `server/modules/content/content-model.service.ts`.
+ * every rule is in `server/modules/content/content.service.ts`.
  */
 import { readableBodyLink } from "../../modules/content/body-links.ts";
 import {
   CONTENT_FILTER_FIELDS,
   CONTENT_KEY_LISTS,
   type ContentKeyList,
-} from "../../modules/content/content-model.service.ts";
+} from "../../modules/content/content.service.ts";
 import {
   builder,
   connectionType,
@@ -213,7 +213,7 @@ builder.queryFields((t) => ({
       nextToken: t.arg.string(),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.content.contents.list(ctx.actor, {
+      ctx.services.content.contents.listFiltered(ctx.actor, {
         filter: args.filter,
         limit: args.limit,
         nextToken: args.nextToken,

@@ -7,7 +7,7 @@
 import type { Comment } from "../../modules/comments/comments.service.ts";
 import type { ContentCategory } from "../../modules/content/content-category.repo.ts";
 import type { ContentItemView } from "../../modules/content/content-item.service.ts";
-import type { ContentView } from "../../modules/content/content-model.service.ts";
+import type { ContentView } from "../../modules/content/content-projection.ts";
 import type {
   GitHubRepository,
   RepositoryBranch,

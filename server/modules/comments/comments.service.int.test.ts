@@ -11,7 +11,7 @@ import {
 import { buildContent } from "../../../tests/factories/index.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { BadInputError, ConflictError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { type Comment, createCommentsRepo } from "./comments.repo.ts";
@@ -23,15 +23,18 @@ const ids = {
   pro: `pro-${tag}`,
   orgAdmin: `org-admin-${tag}`,
   manager: `manager-${tag}`,
+  creator: `creator-${tag}`,
   admin: `admin-${tag}`,
 };
 
-const actors: Record<string, () => ServiceActor> = {
+const actors: Record<string, () => Actor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: ids.free, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }),
   orgAdmin: () => userActor({ userId: ids.orgAdmin, groups: ["org-acme", "org-acme-admin"], tier: "free" }),
   manager: () => userActor({ userId: ids.manager, groups: ["ContentManager"] }),
+  /** A content writer who is not a moderator: sees drafts (the visibility rule), not hidden comments. */
+  creator: () => userActor({ userId: ids.creator, groups: ["ContentCreator"] }),
   admin: () => userActor({ userId: ids.admin, groups: ["app-admin"] }),
   apiKey: () => apiKeyActor(),
   apiKeyNoScope: () => apiKeyActor(["repositories:read"]),
@@ -78,6 +81,7 @@ describe.each(testDialects())("comments service on %s", (dialect) => {
     pro: ["onFree", "onPro", "hidden"],
     orgAdmin: ["onFree"],
     manager: ["onFree", "onPro", "onDraft", "hidden"],
+    creator: ["onFree", "onDraft"],
     admin: ["onFree", "onPro", "onDraft", "hidden"],
     apiKey: ["onFree"],
     apiKeyNoScope: "FORBIDDEN",

@@ -1,7 +1,8 @@
 /**
  * Comment operations of the data API (docs/decisions/007-data-rules.md). Deny by default:
- * - read: whoever may read the body of the content the comment belongs to (published content,
- *   the reader's tier reaches its tier and, when it names roles, a role of the reader), and only
+ * - read: whoever may read the body of the content the comment belongs to (visible content —
+ *   published, or unpublished for content writers, `content/readable-sql.ts` — whose tier the
+ *   reader's reaches and, when it names roles, with a role of the reader), and only
  *   published comments, plus the reader's own. Moderators (platform admins, ContentManager and
  *   Editor roles) and service credentials with `content:read:all` read every comment. A comment
  *   the reader may not read is NOT_FOUND (lists leave it out, in SQL); API keys and service
@@ -13,6 +14,7 @@
  * - delete: the author or a moderator; the replies go with it and commentCount goes down by the
  *   number removed, in the same transaction.
  */
+
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { canAccessContent, hasAnyRole } from "../../../core/index.ts";
@@ -21,9 +23,9 @@ import type { FilterFields } from "../../db/filters.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { BadInputError, ForbiddenError, NotFoundError } from "../../errors.ts";
-import { readsAllContent, requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, readsAllContent, requireReadScope, requireUser } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
-import { readableBy } from "../content/readable-sql.ts";
+import { visibleSql as contentVisibleSql, isVisible, readableBy } from "../content/readable-sql.ts";
 import {
   type Connection,
   direction,
@@ -75,11 +77,11 @@ export interface CommentsServiceDeps {
 }
 
 /** Platform admins and the ContentManager / Editor roles (signed in). */
-export function isModerator(actor: ServiceActor): boolean {
+export function isModerator(actor: Actor): boolean {
   return actor.kind === "user" && (actor.platformAdmin || hasAnyRole(actor.roles, MODERATOR_ROLES));
 }
 
-function readsEverything(actor: ServiceActor): boolean {
+function readsEverything(actor: Actor): boolean {
   return isModerator(actor) || readsAllContent(actor);
 }
 
@@ -89,11 +91,14 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   const contents = createContentRepo(db);
   const dialect = dialectOf(db);
 
-  /** "visible": published (or the actor reads everything); "locked": visible, body not readable. */
-  function contentStanding(actor: ServiceActor, content: Content | null): "missing" | "locked" | "ok" {
+  /**
+   * "ok": the content is visible (`readable-sql.ts`: published, or the actor sees unpublished
+   * items) and its body readable, or the actor reads everything; "locked": visible, body not readable.
+   */
+  function contentStanding(actor: Actor, content: Content | null): "missing" | "locked" | "ok" {
     if (!content) return "missing";
     if (readsEverything(actor)) return "ok";
-    if (content.status !== "published") return "missing";
+    if (!isVisible(actor, content)) return "missing";
     const readable = canAccessContent(
       { minTier: content.tier, rolesRequired: content.rolesRequired },
       { tier: actor.access.tier, roles: actor.access.roles },
@@ -101,21 +106,22 @@ export function createCommentsService(deps: CommentsServiceDeps) {
     return readable ? "ok" : "locked";
   }
 
-  function commentVisible(actor: ServiceActor, comment: Comment): boolean {
+  function commentVisible(actor: Actor, comment: Comment): boolean {
     if (readsEverything(actor)) return true;
     return comment.status === "published" || (actor.userId !== null && comment.authorId === actor.userId);
   }
 
   /** The read rule in SQL (null: everything). Mirrors `contentStanding` and `commentVisible`. */
-  function visibleSql(actor: ServiceActor): RawBuilder<boolean> | null {
+  function visibleSql(actor: Actor): RawBuilder<boolean> | null {
     if (readsEverything(actor)) return null;
-    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${sql.ref("c.status")} = 'published' and ${readableBy(actor.access, dialect, "c")})`;
+    const visible = contentVisibleSql(actor, "c") ?? sql<boolean>`1 = 1`;
+    const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${visible} and ${readableBy(actor.access, dialect, "c")})`;
     const own = actor.userId ? sql` or ${sql.ref("comment.authorId")} = ${actor.userId}` : sql``;
     return sql<boolean>`(${contentOk} and (${sql.ref("comment.status")} = 'published'${own}))`;
   }
 
   async function list(
-    actor: ServiceActor,
+    actor: Actor,
     keyConditions: RawBuilder<boolean>[],
     sortColumn: string | null,
     args: ListByKeyArgs,
@@ -137,7 +143,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   }
 
   /** The comment if the actor may read it, else NotFoundError (never the text). */
-  async function readable(actor: ServiceActor, id: string): Promise<Comment> {
+  async function readable(actor: Actor, id: string): Promise<Comment> {
     requireReadScope(actor, "content:read");
     const comment = await repo.getById(requireId(id));
     if (!comment || !commentVisible(actor, comment)) throw new NotFoundError("comment", id);
@@ -147,16 +153,16 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   }
 
   return {
-    get: async (actor: ServiceActor, id: string): Promise<Comment> => readable(actor, id),
+    get: async (actor: Actor, id: string): Promise<Comment> => readable(actor, id),
 
     /** Every comment the actor may read, by id. */
-    list: async (actor: ServiceActor, args: ListArgs = {}) => list(actor, [], null, args),
+    list: async (actor: Actor, args: ListArgs = {}) => list(actor, [], null, args),
 
     /**
      * listCommentByContentIdAndCreatedAt (index contentId, createdAt, id). Content the actor
      * cannot see → NOT_FOUND; content whose body is locked for the actor → FORBIDDEN.
      */
-    async listByContentIdAndCreatedAt(actor: ServiceActor, contentId: string, args: ListByKeyArgs = {}) {
+    async listByContentIdAndCreatedAt(actor: Actor, contentId: string, args: ListByKeyArgs = {}) {
       requireReadScope(actor, "content:read");
       const standing = contentStanding(actor, await contents.getById(requireId(contentId, "contentId")));
       if (standing === "missing") throw new NotFoundError("content", contentId);
@@ -173,7 +179,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
     },
 
     /** listCommentByAuthorIdAndCreatedAt (index authorId, createdAt, id): only what the actor may read. */
-    async listByAuthorIdAndCreatedAt(actor: ServiceActor, authorId: string, args: ListByKeyArgs = {}) {
+    async listByAuthorIdAndCreatedAt(actor: Actor, authorId: string, args: ListByKeyArgs = {}) {
       return list(
         actor,
         [
@@ -185,7 +191,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
       );
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<Comment> {
+    async create(actor: Actor, input: unknown): Promise<Comment> {
       const authorId = requireUser(actor);
       const data = parseInput(createCommentInput, input);
       const standing = contentStanding(actor, await contents.getById(data.contentId));
@@ -210,7 +216,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
       });
     },
 
-    async update(actor: ServiceActor, id: string, expectedVersion: number, patch: unknown): Promise<Comment> {
+    async update(actor: Actor, id: string, expectedVersion: number, patch: unknown): Promise<Comment> {
       const userId = requireUser(actor);
       const version = requireVersion(expectedVersion);
       const comment = await readable(actor, id);
@@ -225,7 +231,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
     },
 
     /** Deletes the comment and its replies; returns the comment. */
-    async delete(actor: ServiceActor, id: string): Promise<Comment> {
+    async delete(actor: Actor, id: string): Promise<Comment> {
       const userId = requireUser(actor);
       const comment = await readable(actor, id);
       if (comment.authorId !== userId && !isModerator(actor)) {

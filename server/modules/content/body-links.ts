@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import { toAccessContext } from "../../../core/index.ts";
-import type { Actor } from "../../auth/identity.ts";
+import type { Credential } from "../../auth/identity.ts";
 import { type PresignOptions, resolveLinkExpiry } from "../../storage/object-store.ts";
 import { bodyAreaAllows } from "./body-key.ts";
 
@@ -94,7 +94,7 @@ export type BodyLinks = ReturnType<typeof createBodyLinks>;
 
 /** What issuing a reader's body link needs (the runtime has all three). */
 export interface BodyLinkIssuer {
-  identity: { credentialRef(actor: Actor): string | null };
+  identity: { credentialRef(credential: Credential): string | null };
   bodyLinks: BodyLinks;
   logger: { warn(details: object, message: string): void };
 }
@@ -110,7 +110,7 @@ export interface BodyLinkIssuer {
  */
 export function readableBodyLink(
   deps: BodyLinkIssuer,
-  actor: Actor,
+  actor: Credential,
   item: { id: string; locked: boolean; bodyS3Key: string | null },
   contentId: string = item.id,
 ): string | null {

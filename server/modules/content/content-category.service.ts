@@ -3,6 +3,7 @@
  * only by content writers and platform admins, filtered in SQL); written only by app-owner and
  * app-admin (`canManageContentCatalog`). Categories are not versioned.
  */
+
 import type { Kysely } from "kysely";
 import { canManageContentCatalog, canSeeUnpublishedContent } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
@@ -11,15 +12,15 @@ import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
-import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import { contentCategoryCreateSchema, contentCategoryWriteSchema, parseInput } from "./content.schemas.ts";
+import type { ListArgs } from "./content.types.ts";
 import {
   type ContentCategory,
   contentCategoryFromRow,
   createContentCategoryRepo,
   type NewContentCategory,
 } from "./content-category.repo.ts";
-import type { ListArgs } from "./content-model.service.ts";
 
 export const CONTENT_CATEGORY_FILTER_FIELDS: FilterFields = {
   id: "string",
@@ -38,12 +39,12 @@ export function createContentCategoryService(deps: { db: Kysely<DB> }) {
   const { db } = deps;
   const repo = createContentCategoryRepo(db);
   const dialect: Dialect = dialectOf(db);
-  const seesInactive = (actor: ServiceActor) =>
+  const seesInactive = (actor: Actor) =>
     canManageContentCatalog(actor.access) || canSeeUnpublishedContent(actor.access);
-  const visible = (actor: ServiceActor, c: ContentCategory | null): c is ContentCategory =>
+  const visible = (actor: Actor, c: ContentCategory | null): c is ContentCategory =>
     c !== null && (c.isActive || seesInactive(actor));
 
-  function requireCatalogManager(actor: ServiceActor): void {
+  function requireCatalogManager(actor: Actor): void {
     requireUser(actor);
     if (!canManageContentCatalog(actor.access)) {
       throw new ForbiddenError("only app-owner and app-admin may change content categories");
@@ -51,13 +52,13 @@ export function createContentCategoryService(deps: { db: Kysely<DB> }) {
   }
 
   return {
-    async get(actor: ServiceActor, id: string): Promise<ContentCategory | null> {
+    async get(actor: Actor, id: string): Promise<ContentCategory | null> {
       requireReadScope(actor, "content:read");
       const category = await repo.getById(id);
       return visible(actor, category) ? category : null;
     },
 
-    async getMany(actor: ServiceActor, ids: readonly string[]): Promise<ContentCategory[]> {
+    async getMany(actor: Actor, ids: readonly string[]): Promise<ContentCategory[]> {
       requireReadScope(actor, "content:read");
       if (ids.length === 0) return [];
       const rows = await db
@@ -68,7 +69,7 @@ export function createContentCategoryService(deps: { db: Kysely<DB> }) {
       return rows.map(contentCategoryFromRow).filter((c) => visible(actor, c));
     },
 
-    async list(actor: ServiceActor, args: ListArgs): Promise<Page<ContentCategory>> {
+    async list(actor: Actor, args: ListArgs): Promise<Page<ContentCategory>> {
       requireReadScope(actor, "content:read");
       const filter = parseFilter(CONTENT_CATEGORY_FILTER_FIELDS, args.filter);
       const where = filterSql(CONTENT_CATEGORY_FILTER_FIELDS, filter, { dialect });
@@ -86,19 +87,19 @@ export function createContentCategoryService(deps: { db: Kysely<DB> }) {
       });
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<ContentCategory> {
+    async create(actor: Actor, input: unknown): Promise<ContentCategory> {
       requireCatalogManager(actor);
       const fields = parseInput(contentCategoryCreateSchema, input, "input");
       return repo.create(fields as NewContentCategory);
     },
 
-    async update(actor: ServiceActor, id: string, input: unknown): Promise<ContentCategory> {
+    async update(actor: Actor, id: string, input: unknown): Promise<ContentCategory> {
       requireCatalogManager(actor);
       const fields = parseInput(contentCategoryWriteSchema, input, "input");
       return repo.update(id, fields);
     },
 
-    async delete(actor: ServiceActor, id: string): Promise<ContentCategory> {
+    async delete(actor: Actor, id: string): Promise<ContentCategory> {
       requireCatalogManager(actor);
       const current = await repo.getById(id);
       if (!current || !(await repo.delete(id))) throw new NotFoundError("content category", id);

@@ -1,35 +1,39 @@
 /**
  * The ContentItem model of the data API (issue 5): the API projection of content. Metadata is
  * readable by everyone (items without publishedAt only by content writers and platform admins,
- * filtered in SQL); `bodyS3Key` is the content record's own key, only for readers who may open both
- * (resolved through the record; a client never sets it); written only
- * by app-owner and app-admin (`canManageContentCatalog`). Items are not versioned.
+ * filtered in SQL); locked or not by the same rule as content (`content-projection.ts`): the
+ * item's tier and its content record's required roles. `bodyS3Key` is the content record's own
+ * key, only for readers who may open both (resolved through the record; a client never sets it);
+ * written only by app-owner and app-admin (`canManageContentCatalog`). Items are not versioned.
  */
+
 import { type Kysely, sql } from "kysely";
-import { canAccessContent, canManageContentCatalog, canSeeUnpublishedContent } from "../../../core/index.ts";
+import { canManageContentCatalog } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
 import { type FilterFields, filterSql, parseFilter } from "../../db/filters.ts";
+import { fromJson, storedStringListSchema } from "../../db/json.ts";
 import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
-import { requireReadScope, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import {
   contentItemCreateSchema,
   contentItemWriteSchema,
   parseInput,
   refuseServerChosenFields,
 } from "./content.schemas.ts";
-import { publicStructuredData } from "./content.service.ts";
+import type { ListArgs } from "./content.types.ts";
 import {
   type ContentItem,
   contentItemFromRow,
   createContentItemRepo,
   type NewContentItem,
 } from "./content-item.repo.ts";
-import type { ListArgs } from "./content-model.service.ts";
+import { type ContentItemView, viewContentItem } from "./content-projection.ts";
+import { seesUnpublished as seesUnpublishedContent } from "./readable-sql.ts";
 
-export type ContentItemView = ContentItem & { locked: boolean };
+export type { ContentItemView } from "./content-projection.ts";
 
 export const CONTENT_ITEM_FILTER_FIELDS: FilterFields = {
   id: "string",
@@ -50,28 +54,37 @@ export const CONTENT_ITEM_FILTER_FIELDS: FilterFields = {
   excerpt: "string",
 };
 
-export function viewContentItem(actor: ServiceActor, item: ContentItem): ContentItemView {
-  const granted = canAccessContent({ minTier: item.tier }, actor.access);
-  return {
-    ...item,
-    // The stored column is never trusted (decision 011): the body is the content record's own,
-    // resolved through that record (GraphQL `ContentItem.bodyS3Key`).
-    bodyS3Key: null,
-    structuredData: item.structuredData ? publicStructuredData(item.structuredData, granted) : null,
-    locked: !granted,
-  };
-}
-
 export function createContentItemService(deps: { db: Kysely<DB> }) {
   const { db } = deps;
   const repo = createContentItemRepo(db);
   const dialect: Dialect = dialectOf(db);
-  const seesUnpublished = (actor: ServiceActor) =>
-    canManageContentCatalog(actor.access) || canSeeUnpublishedContent(actor.access);
-  const visible = (actor: ServiceActor, item: ContentItem | null): item is ContentItem =>
+  const seesUnpublished = (actor: Actor) =>
+    canManageContentCatalog(actor.access) || seesUnpublishedContent(actor);
+
+  /** The roles each item's content record requires, read in one query for all of them. */
+  async function parentRoles(items: readonly ContentItem[]): Promise<Map<string, string[]>> {
+    const ids = [...new Set(items.map((i) => i.contentId).filter((id): id is string => !!id))];
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom("content")
+      .select(["id", "rolesRequired"])
+      .where("id", "in", ids)
+      .execute();
+    return new Map(
+      rows.map((r) => [r.id, fromJson(storedStringListSchema, r.rolesRequired, "rolesRequired")]),
+    );
+  }
+
+  /** The reader's views of items, each under its content record's roles. */
+  async function views(actor: Actor, items: readonly ContentItem[]): Promise<ContentItemView[]> {
+    const roles = await parentRoles(items);
+    return items.map((i) => viewContentItem(actor, i, (i.contentId && roles.get(i.contentId)) || []));
+  }
+  const view = async (actor: Actor, item: ContentItem) => (await views(actor, [item]))[0]!;
+  const visible = (actor: Actor, item: ContentItem | null): item is ContentItem =>
     item !== null && (item.publishedAt !== null || seesUnpublished(actor));
 
-  function requireCatalogManager(actor: ServiceActor): void {
+  function requireCatalogManager(actor: Actor): void {
     requireUser(actor);
     if (!canManageContentCatalog(actor.access)) {
       throw new ForbiddenError("only app-owner and app-admin may change content items");
@@ -79,26 +92,35 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
   }
 
   return {
-    async get(actor: ServiceActor, id: string): Promise<ContentItemView | null> {
+    async get(actor: Actor, id: string): Promise<ContentItemView | null> {
       requireReadScope(actor, "content:read");
       const item = await repo.getById(id);
-      return visible(actor, item) ? viewContentItem(actor, item) : null;
+      return visible(actor, item) ? view(actor, item) : null;
     },
 
     /** Visible items of several content records (the data loaders), by id within each record. */
-    async listByContentIds(actor: ServiceActor, contentIds: readonly string[]): Promise<ContentItemView[]> {
+    async listByContentIds(actor: Actor, contentIds: readonly string[]): Promise<ContentItemView[]> {
       requireReadScope(actor, "content:read");
       if (contentIds.length === 0) return [];
+      // The records' required roles come with the rows (one query for the whole batch).
       let query = db
         .selectFrom("content_item")
-        .selectAll()
-        .where("contentId", "in", [...contentIds]);
-      if (!seesUnpublished(actor)) query = query.where("publishedAt", "is not", null);
-      const rows = await query.orderBy("id").execute();
-      return rows.map((r) => viewContentItem(actor, contentItemFromRow(r)));
+        .leftJoin("content", "content.id", "content_item.contentId")
+        .selectAll("content_item")
+        .select("content.rolesRequired as parentRolesRequired")
+        .where("content_item.contentId", "in", [...contentIds]);
+      if (!seesUnpublished(actor)) query = query.where("content_item.publishedAt", "is not", null);
+      const rows = await query.orderBy("content_item.id").execute();
+      return rows.map(({ parentRolesRequired, ...row }) =>
+        viewContentItem(
+          actor,
+          contentItemFromRow(row),
+          fromJson(storedStringListSchema, parentRolesRequired ?? null, "rolesRequired"),
+        ),
+      );
     },
 
-    async list(actor: ServiceActor, args: ListArgs): Promise<Page<ContentItemView>> {
+    async list(actor: Actor, args: ListArgs): Promise<Page<ContentItemView>> {
       requireReadScope(actor, "content:read");
       const filter = parseFilter(CONTENT_ITEM_FILTER_FIELDS, args.filter);
       const conditions = [filterSql(CONTENT_ITEM_FILTER_FIELDS, filter, { dialect })];
@@ -113,28 +135,28 @@ export function createContentItemService(deps: { db: Kysely<DB> }) {
         cursor: args.nextToken,
         map: contentItemFromRow as (row: never) => ContentItem,
       });
-      return { items: page.items.map((i) => viewContentItem(actor, i)), nextCursor: page.nextCursor };
+      return { items: await views(actor, page.items), nextCursor: page.nextCursor };
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<ContentItemView> {
+    async create(actor: Actor, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
       refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemCreateSchema, input, "input");
-      return viewContentItem(actor, await repo.create(fields as NewContentItem));
+      return view(actor, await repo.create(fields as NewContentItem));
     },
 
-    async update(actor: ServiceActor, id: string, input: unknown): Promise<ContentItemView> {
+    async update(actor: Actor, id: string, input: unknown): Promise<ContentItemView> {
       requireCatalogManager(actor);
       refuseServerChosenFields(input, "input", false);
       const fields = parseInput(contentItemWriteSchema, input, "input");
-      return viewContentItem(actor, await repo.update(id, fields));
+      return view(actor, await repo.update(id, fields));
     },
 
-    async delete(actor: ServiceActor, id: string): Promise<ContentItemView> {
+    async delete(actor: Actor, id: string): Promise<ContentItemView> {
       requireCatalogManager(actor);
       const current = await repo.getById(id);
       if (!current || !(await repo.delete(id))) throw new NotFoundError("content item", id);
-      return viewContentItem(actor, current);
+      return view(actor, current);
     },
   };
 }

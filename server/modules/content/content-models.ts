@@ -1,35 +1,27 @@
 /**
- * The content models of the data API (issue 5), each an access-checked service: Content,
- * ContentCategory, ContentItem. Built once by the runtime (content writes tell the search index).
+ * The content services, built once by the runtime (content writes tell the search index): the
+ * content operations every channel uses (`content.service.ts`), ContentCategory and ContentItem,
+ * and the uploaded-media registry.
  */
-import type { Kysely } from "kysely";
-import type { DB } from "../../db/schema.ts";
-import type { ObjectStore } from "../../storage/object-store.ts";
 import { createMediaService, type MediaService } from "../media/media.service.ts";
-import type { ContentWriteHooks } from "./content.repo.ts";
+import { type ContentService, type ContentServiceDeps, createContentService } from "./content.service.ts";
 import { type ContentCategoryService, createContentCategoryService } from "./content-category.service.ts";
 import { type ContentItemService, createContentItemService } from "./content-item.service.ts";
-import { type ContentModelService, createContentModelService } from "./content-model.service.ts";
 
 export interface ContentModelServices {
-  contents: ContentModelService;
+  /** The content operations (the same instance as `AppServices.content`). */
+  contents: ContentService;
   categories: ContentCategoryService;
   items: ContentItemService;
   /** Uploaded media (decision 011): registered uploads structured data references as media:<id>. */
   media: MediaService;
 }
 
-export function createContentModelServices(deps: {
-  db: Kysely<DB>;
-  storage?: ObjectStore;
-  hooks?: ContentWriteHooks;
-  logger?: { warn(details: object, message: string): void };
-  now?: () => number;
-}): ContentModelServices {
+export function createContentModelServices(deps: ContentServiceDeps): ContentModelServices {
   const media = createMediaService(deps);
   return {
     media,
-    contents: createContentModelService({ ...deps, media }),
+    contents: createContentService({ ...deps, media }),
     categories: createContentCategoryService(deps),
     items: createContentItemService(deps),
   };

@@ -1,106 +1,167 @@
+/**
+ * The content operations, one set for every channel: pages (React Router loaders), REST
+ * (`server/http/content-api.ts`), RSS and the sitemap (`server/http/seo-routes.ts`), search
+ * summaries, body links and GraphQL (`server/graphql/models/content.ts`). Every operation takes the
+ * actor and applies the rules itself:
+ *
+ * - visibility: published items for everyone, unpublished ones also for content writers
+ *   (`readable-sql.ts`); reader-facing lists ask for published items only (`publishedOnly`);
+ * - the body and what follows from it (key, size, checksum, media, links): only for readers who
+ *   may read it — one projection, `content-projection.ts`;
+ * - API keys and service credentials need `content:read` for every read;
+ * - writes (GraphQL): content writers; anything published (or becoming so) needs content:publish.
+ */
 import type { Kysely } from "kysely";
-import type { Logger } from "pino";
+import { canPublishContent, canWriteContent, PUBLISHED_STATUS, parseTier } from "../../../core/index.ts";
+import { type Dialect, dialectOf } from "../../db/dialect.ts";
 import {
-  type AccessContext,
-  canAccessContent,
-  parseTier,
-  requiredTierForContent,
-  type Tier,
-  toAccessContext,
-} from "../../../core/index.ts";
+  type FilterFields,
+  filterSql,
+  parseFilter,
+  parseSortKeyCondition,
+  sortKeySql,
+} from "../../db/filters.ts";
+import { keysetPage } from "../../db/keyset-page.ts";
+import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { BadInputError, ForbiddenError, NotFoundError } from "../../errors.ts";
+import type { ObjectStore } from "../../storage/object-store.ts";
+import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
+import { type Actor, requireReadScope, requireUser } from "../actor.ts";
+import { createMediaService, type MediaService } from "../media/media.service.ts";
+import { checkStructuredDataMedia, mediaIdOf } from "../media/media-refs.ts";
+import { displayNamesByIds } from "../users/display-names.ts";
+import { ownBodyKey } from "./body-key.ts";
+import {
+  type Content,
+  type ContentPatch,
+  type ContentWriteHooks,
+  contentFromRow,
+  createContentRepo,
+} from "./content.repo.ts";
+import {
+  contentCreateSchema,
+  contentWriteSchema,
+  parseInput,
+  refuseServerChosenFields,
+} from "./content.schemas.ts";
 import type {
-  Actor,
   CategoryInfo,
-  ContentAccess,
   ContentBodyResult,
   ContentList,
   ContentPage,
-  ContentService,
   ContentSummary,
-  ContentType,
+  KeyListArgs,
+  ListArgs,
   ListContentQuery,
-} from "../../services.ts";
-import type { ObjectStore } from "../../storage/object-store.ts";
-import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
-import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
-import { ownBodyKey } from "./body-key.ts";
-import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
+} from "./content.types.ts";
+import { createContentBodies } from "./content-bodies.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
+import {
+  type ContentView,
+  chooseTemplate,
+  contentAccess,
+  mayReadBody,
+  publicStructuredData,
+  summarizeContent,
+  viewContent,
+} from "./content-projection.ts";
+import { isVisible, seesUnpublished, visibleSql } from "./readable-sql.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
 
-const TEMPLATES: readonly ContentType[] = [
-  "article",
-  "course",
-  "video",
-  "markdown",
-  "category",
-  "collection",
-];
+export type { ContentView } from "./content-projection.ts";
+
 const RENDER_CACHE_LIMIT = 500;
-const WORDS_PER_MINUTE = 220;
-/** Average characters per word in English prose with markdown, for reading time from body size. */
-const CHARS_PER_WORD = 6.2;
+const CONTENT = "content";
+
+/** Filterable scalar fields of Content (GraphQL `ContentFilter`). */
+export const CONTENT_FILTER_FIELDS: FilterFields = {
+  id: "string",
+  gid: "string",
+  tenant: "string",
+  type: "string",
+  title: "string",
+  slug: "string",
+  status: "string",
+  category: "string",
+  categoryId: "string",
+  categorySlug: "string",
+  categoryTier: "string",
+  section: "string",
+  taxon: "string",
+  tier: "string",
+  classification: "string",
+  pii: "boolean",
+  retention: "string",
+  isPublic: "boolean",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+  publishedAt: "datetime",
+  eventTime: "datetime",
+  createdEpoch: "number",
+  updatedEpoch: "number",
+  publishedEpoch: "number",
+  eventEpoch: "number",
+  excerpt: "string",
+  schemaType: "string",
+  noindex: "boolean",
+  authorId: "string",
+  version: "number",
+  viewCount: "number",
+  likeCount: "number",
+  shareCount: "number",
+  commentCount: "number",
+  featured: "boolean",
+  featuredOrder: "number",
+  workflowStatus: "string",
+  templateId: "string",
+};
+
+/**
+ * The list-by-key queries of spec §3 (Content look-ups): key column, sort column (null: none),
+ * and the index that serves them (migration 002).
+ */
+export const CONTENT_KEY_LISTS = {
+  listContentBySlug: { key: "slug", sort: null, index: "content_slug_uidx" },
+  listContentByStatusAndUpdatedAt: {
+    key: "status",
+    sort: "updatedAt",
+    index: "content_status_updatedAt_idx",
+  },
+  listContentByCategoryTierAndPublishedAt: {
+    key: "categoryTier",
+    sort: "publishedAt",
+    index: "content_categoryTier_publishedAt_idx",
+  },
+  listContentBySectionAndPublishedAt: {
+    key: "section",
+    sort: "publishedAt",
+    index: "content_section_publishedAt_idx",
+  },
+  listContentByTierAndPublishedAt: {
+    key: "tier",
+    sort: "publishedAt",
+    index: "content_tier_publishedAt_idx",
+  },
+  listContentByAuthorIdAndUpdatedAt: {
+    key: "authorId",
+    sort: "updatedAt",
+    index: "content_authorId_updatedAt_idx",
+  },
+} as const satisfies Record<string, { key: string; sort: string | null; index: string }>;
+export type ContentKeyList = keyof typeof CONTENT_KEY_LISTS;
 
 export interface ContentServiceDeps {
   db: Kysely<DB>;
-  storage: ObjectStore;
-  logger: Logger;
+  /** Bodies are read from and written to it (decision 011); without it, there are no bodies. */
+  storage?: ObjectStore;
+  /** The uploaded-media registry structured data may reference (built here when absent). */
+  media?: MediaService;
   /** Told about every content write (the search index). */
   hooks?: ContentWriteHooks;
-}
-
-const MEDIA_FIELDS = ["contentUrl", "embedUrl", "caption", "transcript", "associatedMedia"];
-
-/**
- * The item's JSON-LD as pages may publish it: media fields (contentUrl, embedUrl, caption,
- * transcript, associatedMedia) removed for readers who may not read the item, and storage keys
- * and `media:<id>` references (not URLs) removed for everyone, wherever they are: the player
- * resolves them to signed links instead, after the storage path rules (decision 011).
- */
-export function publicStructuredData<T>(data: T, granted: boolean, options: { forWriter?: boolean } = {}): T {
-  // Content writers who may read the item keep `media:<id>` references (ids, never keys) so an
-  // edit can send them back.
-  const keepRef = (v: string) => granted && options.forWriter === true && mediaIdOf(v) !== null;
-  const drop = (v: unknown) => typeof v === "string" && isStorageRef(v) && !keepRef(v);
-  const clean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.filter((v) => !drop(v)).map(clean);
-    if (typeof node !== "object" || node === null) return node;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (drop(value)) continue;
-      const link = typeof value === "string" && (/^https:\/\//.test(value) || keepRef(value));
-      if (key === "thumbnailUrl" && typeof value === "string" && !link) continue;
-      if (MEDIA_FIELDS.includes(key)) {
-        if (!granted) continue;
-        if (typeof value === "string" && !link) continue;
-        if ((key === "caption" || key === "associatedMedia") && !options.forWriter) continue;
-      }
-      out[key] = clean(value);
-    }
-    return out;
-  };
-  return clean(data) as T;
-}
-
-function asTemplate(value: string | null | undefined): ContentType | null {
-  return value && (TEMPLATES as readonly string[]).includes(value) ? (value as ContentType) : null;
-}
-
-/** Spec §2: template by templateId, else contentType, else markdown. */
-export function chooseTemplate(item: Pick<Content, "templateId" | "type">): ContentType {
-  return asTemplate(item.templateId) ?? asTemplate(item.type) ?? "markdown";
-}
-
-function accessFor(item: Content, access: AccessContext): ContentAccess {
-  const fields = { minTier: item.tier, rolesRequired: item.rolesRequired };
-  if (canAccessContent(fields, { tier: access.tier, roles: access.roles })) return { kind: "granted" };
-  const requiredTier = requiredTierForContent(fields);
-  const tierOk = canAccessContent({ minTier: item.tier }, { tier: access.tier, roles: access.roles });
-  if (!access.isAuthenticated) return { kind: "signin", requiredTier };
-  if (!tierOk) return { kind: "tier", requiredTier };
-  return { kind: "role", rolesRequired: item.rolesRequired };
+  logger?: { warn(details: object, message: string): void };
+  now?: () => number;
 }
 
 interface VideoData {
@@ -151,64 +212,36 @@ function videoFrom(item: Content): VideoData | null {
 }
 
 export function createContentService(deps: ContentServiceDeps) {
-  const repo = createContentRepo(deps.db, deps.hooks);
-  const categories = createContentCategoryRepo(deps.db);
+  const { db } = deps;
+  const repo = createContentRepo(db, deps.hooks);
+  const categoryRepo = createContentCategoryRepo(db);
+  const dialect: Dialect = dialectOf(db);
+  const now = deps.now ?? Date.now;
+  const bodies = createContentBodies(deps);
+  const media = deps.media ?? createMediaService(deps);
+  const warn = (details: object, message: string) => deps.logger?.warn(details, message);
   const renderCache = new Map<string, RenderedMarkdown>();
-  const authorNames = new Map<string, string | null>();
 
-  async function authorName(authorId: string | null): Promise<string | null> {
-    if (!authorId) return null;
-    if (authorNames.has(authorId)) return authorNames.get(authorId) ?? null;
-    const row = await deps.db
-      .selectFrom("user")
-      .select(["displayName", "name"])
-      .where("id", "=", authorId)
-      .executeTakeFirst();
-    const name = row ? (row.displayName ?? row.name) : null;
-    if (authorNames.size > 1000) authorNames.clear();
-    authorNames.set(authorId, name);
-    return name;
-  }
-
-  let categoryLabels: Map<string, string> | null = null;
-  async function categoryLabel(slug: string | null): Promise<string | null> {
-    if (!slug) return null;
-    if (!categoryLabels?.has(slug)) {
-      categoryLabels = new Map(
-        (await categories.list({ includeInactive: true })).map((c) => [c.slug, c.label]),
-      );
-    }
-    return categoryLabels.get(slug) ?? null;
-  }
-
-  async function summarize(item: Content, access: AccessContext): Promise<ContentSummary> {
-    const tier: Tier = parseTier(item.tier) ?? "Enterprise";
-    const locked = accessFor(item, access).kind !== "granted";
-    return {
-      id: item.id,
-      slug: item.slug,
-      title: item.title,
-      type: asTemplate(item.type) ?? "markdown",
-      templateId: item.templateId,
-      section: item.section,
-      categorySlug: item.categorySlug,
-      categoryLabel: await categoryLabel(item.categorySlug),
-      tier,
-      rolesRequired: item.rolesRequired,
-      excerpt: item.excerpt,
-      tags: item.tags,
-      authorName: await authorName(item.authorId),
-      publishedAt: item.publishedAt,
-      updatedAt: item.updatedAt,
-      featured: item.featured,
-      featuredImage: item.featuredImage,
-      featuredImageAlt: item.featuredImageAlt,
-      readingMinutes: item.bodySize
-        ? Math.max(1, Math.round(item.bodySize / CHARS_PER_WORD / WORDS_PER_MINUTE))
-        : null,
-      locked,
-      bodyS3Key: locked ? null : ownBodyKey(item),
-    };
+  /** Summaries of rows: category labels and author names read for these rows (two small queries). */
+  async function summarizeAll(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]> {
+    if (items.length === 0) return [];
+    const slugs = [...new Set(items.map((i) => i.categorySlug).filter((s): s is string => !!s))];
+    const [labels, authors] = await Promise.all([
+      slugs.length
+        ? db.selectFrom("content_category").select(["slug", "label"]).where("slug", "in", slugs).execute()
+        : Promise.resolve([]),
+      displayNamesByIds(
+        db,
+        items.map((i) => i.authorId),
+      ),
+    ]);
+    const labelOf = new Map(labels.map((c) => [c.slug, c.label]));
+    return items.map((item) =>
+      summarizeContent(actor, item, {
+        categoryLabel: item.categorySlug ? (labelOf.get(item.categorySlug) ?? null) : null,
+        authorName: item.authorId ? (authors.get(item.authorId) ?? null) : null,
+      }),
+    );
   }
 
   async function renderBody(item: Content): Promise<RenderedMarkdown | null> {
@@ -217,9 +250,10 @@ export function createContentService(deps: ContentServiceDeps) {
     const cacheKey = `${key}:${item.bodyChecksum ?? `${item.id}:${item.version}`}`;
     const cached = renderCache.get(cacheKey);
     if (cached) return cached;
+    if (!deps.storage) return null;
     const object = await deps.storage.get(key);
     if (!object) {
-      deps.logger.warn({ contentId: item.id, key }, "content body object missing");
+      warn({ contentId: item.id, key }, "content body object missing");
       return null;
     }
     const rendered = await renderMarkdown(new TextDecoder().decode(object.body));
@@ -227,8 +261,6 @@ export function createContentService(deps: ContentServiceDeps) {
     renderCache.set(cacheKey, rendered);
     return rendered;
   }
-
-  const isReadable = (item: Content | null): item is Content => item !== null && item.status === "published";
 
   /**
    * A media reference as a URL the reader's browser can load: https URLs as they are, `media:<id>`
@@ -241,7 +273,7 @@ export function createContentService(deps: ContentServiceDeps) {
     let key: string | null = ref;
     const mediaId = mediaIdOf(ref);
     if (mediaId) {
-      const row = await deps.db
+      const row = await db
         .selectFrom("media_object")
         .select("key")
         .where("id", "=", mediaId)
@@ -250,11 +282,14 @@ export function createContentService(deps: ContentServiceDeps) {
     } else if (/^[a-z]+:/i.test(ref) || ref.startsWith("/")) key = null;
     if (key === null) return null;
     try {
-      const reader = storageActorOf(toAccessContext(actor), actor.customAttributes.tenantId);
-      const link = await signObjectGet(deps.storage, reader, key, { notAfterMs: actor.session?.expiresAt });
+      const reader = storageActorOf(actor.access, actor.tenantId);
+      if (!deps.storage) return null;
+      const link = await signObjectGet(deps.storage, reader, key, {
+        notAfterMs: actor.context.session?.expiresAt,
+      });
       return link.url;
     } catch (error) {
-      deps.logger.warn(
+      warn(
         { key: ref, err: error instanceof Error ? error.message : String(error) },
         "presigned link generation failed for video media",
       );
@@ -291,24 +326,40 @@ export function createContentService(deps: ContentServiceDeps) {
     return { durationS: video.durationS, chapters: video.chapters, src, poster, tracks };
   }
 
-  const service: ContentService & {
-    /** All records (platform administrators' view). */
-    counts(): Promise<{ content: number; categories: number; users: number }>;
-    /** What visitors may see anyway: published items and active categories. */
-    publicCounts(): Promise<{ content: number; categories: number }>;
-    summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
-  } = {
+  function requireWriter(actor: Actor): string {
+    const userId = requireUser(actor);
+    if (!canWriteContent(actor.access)) {
+      throw new ForbiddenError(
+        "only content creators, editors, content managers and admins may change content",
+      );
+    }
+    return userId;
+  }
+  function requirePublisher(actor: Actor, what: string): void {
+    if (!canPublishContent(actor.access)) {
+      throw new ForbiddenError(`${what} needs the content:publish permission`);
+    }
+  }
+
+  /** The visibility rule as keyset-page conditions. */
+  const visibility = (actor: Actor) => {
+    const condition = visibleSql(actor);
+    return condition ? [condition] : [];
+  };
+
+  /** A published item needs a publication time: now, unless the writer gave one. */
+  const publishedAtFor = (status: string | undefined, current: string | null | undefined, given: unknown) =>
+    status === PUBLISHED_STATUS && !current && !given ? new Date(now()).toISOString() : undefined;
+
+  return {
     sections: () => [...SECTIONS],
 
     /** Summaries of items read elsewhere (search results): the list shape, with the lock flag. */
-    summarize(actor, items) {
-      const access = toAccessContext(actor);
-      return Promise.all(items.map((i) => summarize(i, access)));
-    },
+    summarize: summarizeAll,
 
     async categories(): Promise<CategoryInfo[]> {
       const [list, counts] = await Promise.all([
-        categories.list(),
+        categoryRepo.list(),
         deps.db
           .selectFrom("content")
           .select(["categorySlug", deps.db.fn.countAll<number>().as("n")])
@@ -339,8 +390,9 @@ export function createContentService(deps: ContentServiceDeps) {
       }));
     },
 
+    /** Items for lists (pages, REST, feeds, sitemap), newest published first. */
     async list(actor: Actor, query: ListContentQuery): Promise<ContentList> {
-      const access = toAccessContext(actor);
+      requireReadScope(actor, "content:read");
       const page = await repo.list(
         {
           section: query.section,
@@ -349,32 +401,34 @@ export function createContentService(deps: ContentServiceDeps) {
           tier: query.tier,
           featured: query.featured,
           noindex: query.indexable ? false : undefined,
+          status: query.publishedOnly || !seesUnpublished(actor) ? PUBLISHED_STATUS : null,
         },
         { limit: query.limit, cursor: query.cursor ?? undefined },
       );
       let items = page.items;
       if (query.featured)
         items = [...items].sort((a, b) => (a.featuredOrder ?? 999) - (b.featuredOrder ?? 999));
-      return {
-        items: await Promise.all(items.map((i) => summarize(i, access))),
-        nextCursor: page.nextCursor,
-      };
+      return { items: await summarizeAll(actor, items), nextCursor: page.nextCursor };
     },
 
+    /** One item by id or slug, as the content API returns it; null when absent or not visible. */
     async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
+      requireReadScope(actor, "content:read");
       const item = await repo.getByIdOrSlug(idOrSlug);
-      return isReadable(item) ? summarize(item, toAccessContext(actor)) : null;
+      return isVisible(actor, item) ? ((await summarizeAll(actor, [item]))[0] ?? null) : null;
     },
 
+    /** The raw (markdown) body of a visible item, when the actor may read it. */
     async readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult> {
+      requireReadScope(actor, "content:read");
       const item = await repo.getByIdOrSlug(idOrSlug);
-      if (!isReadable(item)) return { kind: "not-found" };
-      if (accessFor(item, toAccessContext(actor)).kind !== "granted") return { kind: "denied" };
+      if (!isVisible(actor, item)) return { kind: "not-found" };
+      if (!mayReadBody(actor, item)) return { kind: "denied" };
       const key = ownBodyKey(item);
-      if (!key) return { kind: "missing-body" };
+      if (!key || !deps.storage) return { kind: "missing-body" };
       const object = await deps.storage.get(key);
       if (!object) {
-        deps.logger.warn({ contentId: item.id, key }, "content body object missing");
+        warn({ contentId: item.id, key }, "content body object missing");
         return { kind: "missing-body" };
       }
       return {
@@ -386,18 +440,23 @@ export function createContentService(deps: ContentServiceDeps) {
       };
     },
 
+    /** The content page of a visible item; null when absent or not visible. */
     async getPage(actor: Actor, slug: string): Promise<ContentPage | null> {
+      requireReadScope(actor, "content:read");
       const item = await repo.getBySlug(slug);
-      if (!isReadable(item)) return null;
-      const access = toAccessContext(actor);
-      const gate = accessFor(item, access);
-      const rendered = gate.kind === "granted" ? await renderBody(item) : null;
+      if (!isVisible(actor, item)) return null;
+      const gate = contentAccess(actor, item);
+      const granted = gate.kind === "granted";
+      const rendered = granted ? await renderBody(item) : null;
+      // Related items, course lessons and collection members: published ones only.
       const relatedItems = item.related.length
-        ? (await Promise.all(item.related.map((s) => repo.getBySlug(s)))).filter(isReadable)
+        ? (await Promise.all(item.related.map((s) => repo.getBySlug(s)))).filter(
+            (r): r is Content => r !== null && r.status === PUBLISHED_STATUS,
+          )
         : [];
-      const summary = await summarize(item, access);
+      const [summary, ...children] = await summarizeAll(actor, [item, ...relatedItems]);
       return {
-        item: summary,
+        item: summary!,
         seo: {
           title: item.seoTitle ?? item.title,
           description: item.metaDescription ?? item.excerpt,
@@ -408,26 +467,23 @@ export function createContentService(deps: ContentServiceDeps) {
           twitterCard: item.twitterCard,
           noindex: item.noindex,
           keywords: item.seoKeywords,
-          structuredData: publicStructuredData(item.structuredData, gate.kind === "granted"),
+          structuredData: publicStructuredData(item.structuredData, granted),
         },
         template: chooseTemplate(item),
         access: gate,
         html: rendered?.html ?? null,
-        bodyMissing: gate.kind === "granted" && ownBodyKey(item) !== null && rendered === null,
+        bodyMissing: granted && ownBodyKey(item) !== null && rendered === null,
         toc: rendered?.toc ?? [],
-        children: await Promise.all(relatedItems.map((r) => summarize(r, access))),
-        video: await playerFor(videoFrom(item), gate.kind === "granted", actor),
+        children,
+        video: await playerFor(videoFrom(item), granted, actor),
       };
     },
 
     async counts() {
       const [content, cats, users] = await Promise.all([
         repo.count(),
-        deps.db
-          .selectFrom("content_category")
-          .select(deps.db.fn.countAll<number>().as("n"))
-          .executeTakeFirst(),
-        deps.db.selectFrom("user").select(deps.db.fn.countAll<number>().as("n")).executeTakeFirst(),
+        db.selectFrom("content_category").select(db.fn.countAll<number>().as("n")).executeTakeFirst(),
+        db.selectFrom("user").select(db.fn.countAll<number>().as("n")).executeTakeFirst(),
       ]);
       return { content: Number(content), categories: Number(cats?.n ?? 0), users: Number(users?.n ?? 0) };
     },
@@ -435,14 +491,148 @@ export function createContentService(deps: ContentServiceDeps) {
     async publicCounts() {
       const [content, cats] = await Promise.all([
         repo.count({ status: "published" }),
-        deps.db
+        db
           .selectFrom("content_category")
-          .select(deps.db.fn.countAll<number>().as("n"))
+          .select(db.fn.countAll<number>().as("n"))
           .where("isActive", "=", true)
           .executeTakeFirst(),
       ]);
       return { content: Number(content), categories: Number(cats?.n ?? 0) };
     },
+
+    /** One item by id; null when absent or not visible to the actor. */
+    async get(actor: Actor, id: string): Promise<ContentView | null> {
+      requireReadScope(actor, "content:read");
+      const item = await repo.getById(id);
+      return isVisible(actor, item) ? viewContent(actor, item) : null;
+    },
+
+    /** Items by id (the data loaders), visible ones only, in no particular order. */
+    async getMany(actor: Actor, ids: readonly string[]): Promise<ContentView[]> {
+      requireReadScope(actor, "content:read");
+      const items = await repo.getManyByIds(ids);
+      return items.filter((i) => isVisible(actor, i)).map((i) => viewContent(actor, i));
+    },
+
+    /** listContents: every visible item matching the filter, by id, keyset-paginated. */
+    async listFiltered(actor: Actor, args: ListArgs): Promise<Page<ContentView>> {
+      requireReadScope(actor, "content:read");
+      const filter = parseFilter(CONTENT_FILTER_FIELDS, args.filter);
+      const where = filterSql(CONTENT_FILTER_FIELDS, filter, { dialect });
+      const page = await keysetPage(db, {
+        table: CONTENT,
+        conditions: [...visibility(actor), ...(where ? [where] : [])],
+        sortColumn: null,
+        limit: args.limit,
+        cursor: args.nextToken,
+        map: contentFromRow as (row: never) => Content,
+      });
+      return { items: page.items.map((i) => viewContent(actor, i)), nextCursor: page.nextCursor };
+    },
+
+    /**
+     * A list-by-key query: rows with `key` = args.key, an optional condition on the sort key,
+     * ordered by the sort key (then id) ASC or DESC. Rows without a sort-key value are not in
+     * the look-up (like a sparse index). Served by the look-up's index.
+     */
+    async listByKey(actor: Actor, list: ContentKeyList, args: KeyListArgs): Promise<Page<ContentView>> {
+      requireReadScope(actor, "content:read");
+      const spec = CONTENT_KEY_LISTS[list];
+      if (typeof args.key !== "string" || args.key.length === 0 || args.key.length > 500) {
+        throw new BadInputError(`${spec.key} must be a non-empty string of at most 500 characters`);
+      }
+      const conditions = [
+        ...visibility(actor),
+        filterSql({ [spec.key]: "string" }, { [spec.key]: { eq: args.key } }, { dialect })!,
+      ];
+      if (spec.sort) {
+        // beginsWith is a prefix of the ISO text (e.g. "2026-03"), so it is compared as a string.
+        const raw = args.sortKey as { beginsWith?: unknown } | null | undefined;
+        const kind = raw && typeof raw === "object" && raw.beginsWith != null ? "string" : "datetime";
+        const condition = parseSortKeyCondition(kind, args.sortKey, spec.sort);
+        const sortSql = sortKeySql(spec.sort, kind, condition, { dialect });
+        if (sortSql) conditions.push(sortSql);
+      } else if (args.sortKey !== undefined && args.sortKey !== null) {
+        throw new BadInputError(`${list} has no sort key`);
+      }
+      const page = await keysetPage(db, {
+        table: CONTENT,
+        conditions,
+        sortColumn: spec.sort,
+        direction: args.sortDirection ?? "ASC",
+        limit: args.limit,
+        cursor: args.nextToken,
+        map: contentFromRow as (row: never) => Content,
+      });
+      return { items: page.items.map((i) => viewContent(actor, i)), nextCursor: page.nextCursor };
+    },
+
+    async create(actor: Actor, input: unknown): Promise<ContentView> {
+      const userId = requireWriter(actor);
+      refuseServerChosenFields(input, "input", true);
+      const { body, ...fields } = parseInput(contentCreateSchema, input, "input");
+      if (fields.status === PUBLISHED_STATUS) requirePublisher(actor, "creating published content");
+      await checkStructuredDataMedia(actor, fields.structuredData, null, media);
+      const publishedAt = publishedAtFor(fields.status, null, fields.publishedAt);
+      const created = await repo.create({
+        ...(fields as ContentPatch & { title: string; slug: string }),
+        ...(publishedAt ? { publishedAt } : {}),
+        authorId: userId,
+        lastEditedBy: userId,
+      });
+      if (body === undefined) return viewContent(actor, created);
+      try {
+        return viewContent(actor, await bodies.write(created, body));
+      } catch (error) {
+        await repo.delete(created.id);
+        throw error;
+      }
+    },
+
+    /** Applies `input` when the stored version is still `version`; stale → ConflictError. */
+    async update(actor: Actor, id: string, version: number, input: unknown): Promise<ContentView> {
+      const userId = requireWriter(actor);
+      if (!Number.isSafeInteger(version) || version < 1) {
+        throw new BadInputError("version must be the positive whole number last read");
+      }
+      refuseServerChosenFields(input, "input", true);
+      const { body, ...fields } = parseInput(contentWriteSchema, input, "input");
+      const current = await repo.getById(id);
+      if (!isVisible(actor, current)) throw new NotFoundError("content", id);
+      if (current.status === PUBLISHED_STATUS || fields.status === PUBLISHED_STATUS) {
+        requirePublisher(actor, "changing published content");
+      }
+      await checkStructuredDataMedia(actor, fields.structuredData, current.structuredData, media);
+      const publishedAt = publishedAtFor(fields.status, current.publishedAt, fields.publishedAt);
+      const updated = await repo.update(id, version, {
+        ...(fields as ContentPatch),
+        ...(publishedAt ? { publishedAt } : {}),
+        lastEditedBy: userId,
+      });
+      // The body is the item's own: written at its key, or moved there when tier, category or
+      // slug changed (never left readable under a lower tier's path).
+      const stored =
+        body === undefined
+          ? await bodies.follow(current, updated)
+          : await bodies.write(updated, body, ownBodyKey(current));
+      return viewContent(actor, stored);
+    },
+
+    /** Deletes an item (at `version` when given); a published one needs content:publish. */
+    async delete(actor: Actor, id: string, version?: number | null): Promise<ContentView> {
+      requireWriter(actor);
+      const current = await repo.getById(id);
+      if (!isVisible(actor, current)) throw new NotFoundError("content", id);
+      if (current.status === PUBLISHED_STATUS) requirePublisher(actor, "deleting published content");
+      const deleted = await repo.delete(id, version ?? undefined);
+      if (!deleted) throw new NotFoundError("content", id);
+      await bodies.removed(current);
+      return viewContent(actor, current);
+    },
+
+    /** Display names of content authors (public: shown on every item), by user id. */
+    authorNames: (ids: readonly string[]) => displayNamesByIds(db, ids),
   };
-  return service;
 }
+
+export type ContentService = ReturnType<typeof createContentService>;

@@ -1,4 +1,14 @@
 /**
+ * The content rules every channel applies, in one file:
+ *
+ * 1. Visibility of unpublished items (`isVisible`, `visibleSql`): published items are visible to
+ *    everyone; unpublished ones (drafts, in review, archived) also to actors who may see
+ *    unpublished content (core `canSeeUnpublishedContent`: content writers). Pages, REST, GraphQL,
+ *    body links and comments apply it; reader-facing lists (feeds, sitemap, home, sections,
+ *    categories, search results, related items, course lessons) ask for published items only.
+ * 2. "May read the body" (`content-projection.ts` `mayReadBody`, core `canAccessContent`) and its
+ *    SQL form `readableBy` below, used by search and comments.
+ *
  * "Readable by this actor" in SQL: core's `canAccessContent` (core/access.ts) as a where-expression
  * over a content table alias, used wherever a query must keep only what the reader may read
  * (search bodies, comment lists and counts). Kept equal to core by `readable-sql.int.test.ts`.
@@ -12,8 +22,29 @@
  *   followed by its JSON string occurs. Anything unexpected reads as "no access".
  */
 import { type RawBuilder, sql } from "kysely";
+import { canSeeUnpublishedContent, PUBLISHED_STATUS } from "../../../core/index.ts";
 import { type Tier, tierSpellings, tiersAtOrBelow } from "../../../core/tiers.ts";
 import type { Dialect } from "../../db/dialect.ts";
+import type { Actor } from "../actor.ts";
+
+/** True when the actor sees unpublished items too (content writers). */
+export function seesUnpublished(actor: Actor): boolean {
+  return canSeeUnpublishedContent(actor.access);
+}
+
+/** The visibility rule for one row: published, or the actor sees unpublished items. */
+export function isVisible<T extends { status: string }>(actor: Actor, item: T | null | undefined): item is T {
+  return !!item && (item.status === PUBLISHED_STATUS || seesUnpublished(actor));
+}
+
+/**
+ * The visibility rule in SQL over a content table (alias or table name; unqualified when
+ * omitted): null when the actor sees every status, else "status is published".
+ */
+export function visibleSql(actor: Actor, alias?: string): RawBuilder<boolean> | null {
+  if (seesUnpublished(actor)) return null;
+  return sql<boolean>`${sql.ref(alias ? `${alias}.status` : "status")} = ${PUBLISHED_STATUS}`;
+}
 
 export interface ReaderAccess {
   tier: Tier | null;

@@ -9,7 +9,7 @@ import remarkRehype from "remark-rehype";
 import { type BundledLanguage, createHighlighter, type Highlighter } from "shiki";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
-import type { TocEntry } from "../../services.ts";
+import type { TocEntry } from "./content.types.ts";
 
 export interface RenderedMarkdown {
   html: string;

@@ -1,4 +1,4 @@
-import type { SectionInfo, SectionSlug } from "../../services.ts";
+import type { SectionInfo, SectionSlug } from "./content.types.ts";
 
 /** The product's five sections; each has its own page (core route registry) and a /section/{slug} view. */
 export const SECTIONS: readonly SectionInfo[] = [

@@ -1,6 +1,6 @@
-import { adminAccess, flattenRoutes, toAccessContext } from "../../../core/index.ts";
+import { adminAccess, flattenRoutes } from "../../../core/index.ts";
 import { ForbiddenError, UnauthenticatedError } from "../../errors.ts";
-import type { ComponentHealth, Diagnostics, DiagnosticsService, Health } from "../../services.ts";
+import type { ComponentHealth, Diagnostics, DiagnosticsService, Health } from "./diagnostics.types.ts";
 
 export interface DiagnosticsDeps {
   version: string;
@@ -85,7 +85,7 @@ export function createDiagnosticsService(deps: DiagnosticsDeps): DiagnosticsServ
     },
     async adminDiagnostics(actor) {
       // Installation-wide figures are platform-scoped: organisation admins are refused here.
-      const decision = adminAccess("diagnostics.read", toAccessContext(actor));
+      const decision = adminAccess("diagnostics.read", actor.access);
       if (decision.kind === "denied") {
         throw decision.reason === "auth"
           ? new UnauthenticatedError(decision.message)

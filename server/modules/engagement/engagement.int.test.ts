@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUserContext, type UserContext, visitorContext } from "../../../core/index.ts";
+import { buildUserContext, visitorContext } from "../../../core/index.ts";
+import { actorOf } from "../../../tests/factories/actors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
-import type { ContentPage } from "../../services.ts";
+import type { Actor } from "../actor.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
+import type { ContentPage } from "../content/content.types.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { createEngagementRepo } from "./engagement.repo.ts";
 import { createEngagementService, type EngagementService } from "./engagement.service.ts";
@@ -31,14 +33,14 @@ describe.each(testDialects())("engagement on %s", (dialect) => {
   let repo: ReturnType<typeof createContentRepo>;
   let service: EngagementService;
   let clock = Date.parse("2026-05-10T12:00:00.000Z");
-  const visitor = visitorContext();
-  let free: UserContext;
-  let pro: UserContext;
-  let other: UserContext;
+  const visitor = actorOf(visitorContext());
+  let free: Actor;
+  let pro: Actor;
+  let other: Actor;
 
   const makeUser = async (tier: string) => {
     const user = await createUsersRepo(t.db).create({ name: tier, email: `${unique(tier)}@demo.local` });
-    return buildUserContext({ sub: user.id, email: user.email, "custom:tier": tier });
+    return actorOf(buildUserContext({ sub: user.id, email: user.email, "custom:tier": tier }));
   };
   const make = (overrides: Partial<NewContent> = {}) =>
     repo.create({

@@ -21,18 +21,14 @@ import { createHmac, createSecretKey } from "node:crypto";
 import { isbot } from "isbot";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import {
-  type AccessContext,
-  canAccessContent,
-  requiredTierForContent,
-  toAccessContext,
-} from "../../../core/index.ts";
+import { type AccessContext, canAccessContent, requiredTierForContent } from "../../../core/index.ts";
 import { normaliseIp } from "../../auth/client-ip.ts";
 import type { DB } from "../../db/schema.ts";
 import { ServiceError } from "../../errors.ts";
-import type { Actor, ContentPage } from "../../services.ts";
+import type { Actor } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
-import { chooseTemplate } from "../content/content.service.ts";
+import type { ContentPage } from "../content/content.types.ts";
+import { chooseTemplate } from "../content/content-projection.ts";
 import { createEngagementRepo } from "./engagement.repo.ts";
 import type { CourseProgress, PageEngagement, ShareChannel } from "./engagement.schemas.ts";
 
@@ -79,7 +75,7 @@ export function createEngagementService(deps: EngagementServiceDeps) {
   const isoNow = () => new Date(now()).toISOString();
 
   function signedInUser(actor: Actor, what: string): { userId: string; access: AccessContext } {
-    const access = toAccessContext(actor);
+    const access = actor.access;
     if (!access.isAuthenticated || !access.userId)
       throw new ServiceError("UNAUTHENTICATED", `Sign in to ${what}.`);
     return { userId: access.userId, access };
@@ -165,7 +161,7 @@ export function createEngagementService(deps: EngagementServiceDeps) {
       const item = await publishedItem(key);
       const day = dayOf(now());
       await pruneOnNewDay(day);
-      const access = toAccessContext(actor);
+      const access = actor.access;
       const readerKey =
         access.isAuthenticated && access.userId
           ? `u:${access.userId}`
@@ -242,7 +238,7 @@ export function createEngagementService(deps: EngagementServiceDeps) {
      */
     async forPage(actor: Actor, page: ContentPage): Promise<PageEngagement | null> {
       try {
-        const access = toAccessContext(actor);
+        const access = actor.access;
         const userId = access.isAuthenticated ? access.userId : null;
         const counts = await repo.countsFor(page.item.id, userId);
         if (!counts) return null;

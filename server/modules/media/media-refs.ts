@@ -4,7 +4,7 @@
  * another item's `content/<tier>/…` body, even `media/…`) are refused on write, naming the field.
  */
 import { BadInputError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { type MediaService, mayUseMedia } from "./media.service.ts";
 
 /** A media reference: `media:` and a media object's id (a UUID). */
@@ -62,7 +62,7 @@ export function mediaIdsIn(data: unknown): Set<string> {
  * structured data stay usable (editing an item does not need to own its media).
  */
 export async function checkStructuredDataMedia(
-  actor: ServiceActor,
+  actor: Actor,
   data: unknown,
   previous: unknown,
   media: MediaService,

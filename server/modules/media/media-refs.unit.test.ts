@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { buildUserContext } from "../../../core/index.ts";
 import { PERSONA_CLAIMS } from "../../../core/test-personas.ts";
-import { actorFromUserContext } from "../actor.ts";
+import { actorOf } from "../../../tests/factories/actors.ts";
 import type { MediaObject, MediaService } from "./media.service.ts";
 import { checkStructuredDataMedia, isStorageRef, mediaIdsIn } from "./media-refs.ts";
 
-const manager = actorFromUserContext(buildUserContext(PERSONA_CLAIMS.manager));
-const owner = actorFromUserContext(buildUserContext(PERSONA_CLAIMS.owner));
+const manager = actorOf(buildUserContext(PERSONA_CLAIMS.manager));
+const owner = actorOf(buildUserContext(PERSONA_CLAIMS.owner));
 const MINE = "0190a1b2-c3d4-7e5f-8a9b-000000000001";
 const THEIRS = "0190a1b2-c3d4-7e5f-8a9b-000000000002";
 

@@ -12,7 +12,7 @@ import type { DB } from "../../db/schema.ts";
 import { ForbiddenError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { signObjectPut, storageActorOf } from "../../storage/sign-object.ts";
-import { requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requireUser } from "../actor.ts";
 import { parseInput } from "../content/content.schemas.ts";
 
 /** The media types accepted, and the extension each one's key gets. */
@@ -90,7 +90,7 @@ export function createMediaService(deps: MediaServiceDeps) {
      * a PUT link for it (1 hour, never past the session), checked against the path rules.
      */
     async createUpload(
-      actor: ServiceActor,
+      actor: Actor,
       input: unknown,
     ): Promise<{ media: MediaObject; uploadUrl: string; expiresAt: Date }> {
       const userId = requireUser(actor);
@@ -137,6 +137,6 @@ export function createMediaService(deps: MediaServiceDeps) {
 export type MediaService = ReturnType<typeof createMediaService>;
 
 /** May `actor` reference `media` in structured data it writes? Its owner or a platform admin. */
-export function mayUseMedia(actor: ServiceActor, media: MediaObject): boolean {
+export function mayUseMedia(actor: Actor, media: MediaObject): boolean {
   return actor.platformAdmin || (actor.userId !== null && media.ownerId === actor.userId);
 }

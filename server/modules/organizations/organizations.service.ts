@@ -14,11 +14,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { APP_ADMIN_GROUP, APP_OWNER_GROUP, type UserContext } from "../../../core/index.ts";
+import { APP_ADMIN_GROUP, APP_OWNER_GROUP } from "../../../core/index.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { ServiceError } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
+import type { Actor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {
   adminGroup,
@@ -135,11 +136,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   return result.data;
 }
 
-const isAppAdmin = (actor: UserContext) =>
+const isAppAdmin = (actor: Actor) =>
   actor.groups.includes(APP_ADMIN_GROUP) || actor.groups.includes(APP_OWNER_GROUP);
 
-function requireSignedIn(actor: UserContext): string {
-  if (actor.authStatus === "visitor" || !actor.userId) {
+function requireSignedIn(actor: Actor): string {
+  if (actor.kind !== "user" || !actor.userId) {
     throw new ServiceError("UNAUTHENTICATED", "Sign in first.");
   }
   return actor.userId;
@@ -169,7 +170,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
   }
 
   /** Loads the organisation and the actor's standing; unknown org and no access answer alike (404). */
-  async function load(actor: UserContext, slugInput: string, need: "view" | "manage" | "edit") {
+  async function load(actor: Actor, slugInput: string, need: "view" | "manage" | "edit") {
     const userId = requireSignedIn(actor);
     const slug = slugSchema.safeParse(slugInput);
     if (!slug.success) throw new ServiceError("NOT_FOUND", "Organisation not found.");
@@ -216,7 +217,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
 
   return {
     /** The actor's own organisation, or null when they belong to none. */
-    async mine(actor: UserContext): Promise<OrganizationView | null> {
+    async mine(actor: Actor): Promise<OrganizationView | null> {
       requireSignedIn(actor);
       const slug = orgSlugOf(actor.groups);
       if (!slug) return null;
@@ -224,12 +225,12 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       return view(org, standing);
     },
 
-    async get(actor: UserContext, slug: string): Promise<OrganizationView> {
+    async get(actor: Actor, slug: string): Promise<OrganizationView> {
       const { org, ...standing } = await load(actor, slug, "view");
       return view(org, standing);
     },
 
-    async listMembers(actor: UserContext, slug: string): Promise<MemberView[]> {
+    async listMembers(actor: Actor, slug: string): Promise<MemberView[]> {
       const { org } = await load(actor, slug, "manage");
       const rows = await repo.listMembers(org.slug);
       return rows.map((r) => ({
@@ -241,7 +242,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       }));
     },
 
-    async listPendingInvitations(actor: UserContext, slug: string): Promise<PendingInvitationView[]> {
+    async listPendingInvitations(actor: Actor, slug: string): Promise<PendingInvitationView[]> {
       const { org } = await load(actor, slug, "manage");
       return (await repo.pendingForOrg(org.id, nowIso())).map((i) => ({
         id: i.id,
@@ -254,7 +255,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
 
     /** Creates an invitation (token mailed once, stored hashed) unless no seat is left. */
     async invite(
-      actor: UserContext,
+      actor: Actor,
       slug: string,
       input: unknown,
       info: RequestInfo = {},
@@ -299,7 +300,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         to: email,
         subject: `You are invited to join ${org.name} on Lumen Hub`,
         text: [
-          `${actor.fullName ?? "An administrator"} invited you to join ${org.name} on Lumen Hub.`,
+          `${actor.context.fullName ?? "An administrator"} invited you to join ${org.name} on Lumen Hub.`,
           "",
           `Sign in (or create an account) with this e-mail address, then open:`,
           link,
@@ -319,15 +320,15 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
     },
 
     /** Pending invitations for the actor's own e-mail address (no tokens). */
-    async myInvitations(actor: UserContext): Promise<MyInvitationView[]> {
+    async myInvitations(actor: Actor): Promise<MyInvitationView[]> {
       requireSignedIn(actor);
-      if (!actor.email) return [];
-      const rows = await repo.pendingForEmail(actor.email.toLowerCase(), nowIso());
+      if (!actor.context.email) return [];
+      const rows = await repo.pendingForEmail(actor.context.email.toLowerCase(), nowIso());
       return rows.map((r) => ({ organizationName: r.orgName, role: r.role, expiresAt: r.expiresAt }));
     },
 
     /** What an invitation link offers (for the panel that asks to accept it). */
-    async previewInvitation(actor: UserContext, tokenInput: unknown) {
+    async previewInvitation(actor: Actor, tokenInput: unknown) {
       requireSignedIn(actor);
       const { token } = parseInput(acceptSchema, { token: tokenInput });
       const invitation = await repo.findInvitationByHash(hashInvitationToken(token));
@@ -337,14 +338,14 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         ? "used"
         : invitation.expiresAt <= nowIso()
           ? "expired"
-          : invitation.email !== (actor.email ?? "").toLowerCase()
+          : invitation.email !== (actor.context.email ?? "").toLowerCase()
             ? "other-email"
             : "open";
       return { organizationName: org.name, role: invitation.role, expiresAt: invitation.expiresAt, state };
     },
 
     /** The invitee joins: groups, account type business, the Business group. Single use, 7 days. */
-    async accept(actor: UserContext, input: unknown, info: RequestInfo = {}) {
+    async accept(actor: Actor, input: unknown, info: RequestInfo = {}) {
       const userId = requireSignedIn(actor);
       const { token } = parseInput(acceptSchema, input);
       return inTransaction(db, async (trx) => {
@@ -357,7 +358,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         if (invitation.expiresAt <= at) {
           throw new ServiceError("CONFLICT", "This invitation has expired. Ask for a new one.");
         }
-        if (invitation.email !== (actor.email ?? "").toLowerCase()) {
+        if (invitation.email !== (actor.context.email ?? "").toLowerCase()) {
           throw new ServiceError("FORBIDDEN", "This invitation was sent to another e-mail address.");
         }
         const org = await r.getById(invitation.organizationId);
@@ -395,7 +396,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
     },
 
     /** Removes a member (never the last admin). They lose the shared tier on their next request. */
-    async removeMember(actor: UserContext, slug: string, memberId: string, info: RequestInfo = {}) {
+    async removeMember(actor: Actor, slug: string, memberId: string, info: RequestInfo = {}) {
       const { org, userId } = await load(actor, slug, "manage");
       await inTransaction(db, async (trx) => {
         const r = createOrganizationsRepo(trx);
@@ -432,7 +433,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       });
     },
 
-    async update(actor: UserContext, slug: string, input: unknown, info: RequestInfo = {}) {
+    async update(actor: Actor, slug: string, input: unknown, info: RequestInfo = {}) {
       const { org, userId, isAdmin } = await load(actor, slug, "edit");
       const body = parseInput(updateOrganizationSchema, input);
       const domain = body.domain === undefined ? org.domain : body.domain === "" ? null : body.domain;

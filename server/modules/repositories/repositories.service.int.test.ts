@@ -10,13 +10,13 @@ import {
 } from "../../../tests/factories/actors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { BadInputError, ConflictError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
 import { createRepositoriesService, type RepositoriesService } from "./repositories.service.ts";
 
 const tag = randomUUID().slice(0, 8);
 
-const actors: Record<string, () => ServiceActor> = {
+const actors: Record<string, () => Actor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: `free-${tag}`, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: `pro-${tag}`, groups: ["individual-pro"], tier: "pro" }),

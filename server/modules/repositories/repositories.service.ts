@@ -9,13 +9,14 @@
  * - create, update, delete: platform admins only (signed in). GitHubRepository and
  *   RepositoryCategory are versioned: update takes the expected version (stale → CONFLICT).
  */
+
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
 import type { FilterFields } from "../../db/filters.ts";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError, NotFoundError } from "../../errors.ts";
-import { requirePlatformAdmin, requireReadScope, type ServiceActor } from "../actor.ts";
+import { type Actor, requirePlatformAdmin, requireReadScope } from "../actor.ts";
 import {
   type Connection,
   direction,
@@ -281,7 +282,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   const repo = createRepositoriesRepo(db);
   const dialect = dialectOf(db);
 
-  function read(actor: ServiceActor): void {
+  function read(actor: Actor): void {
     requireReadScope(actor, READ_SCOPE);
   }
 
@@ -290,7 +291,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   const parentEnabled = (table: ChildTable): RawBuilder<boolean> =>
     sql<boolean>`exists (select 1 from ${sql.table("github_repository")} as r where ${sql.ref("r.id")} = ${sql.ref(`${table}.repositoryId`)} and ${sql.ref("r.isEnabled")} = ${true})`;
 
-  async function visibleRepository(actor: ServiceActor, id: string): Promise<GitHubRepository> {
+  async function visibleRepository(actor: Actor, id: string): Promise<GitHubRepository> {
     const row = await repo.getRepository(id);
     if (!row || (!row.isEnabled && !actor.platformAdmin)) throw new NotFoundError("repository", id);
     return row;
@@ -298,7 +299,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
 
   /** A child row is visible when its repository is (the repository is looked up by id). */
   async function visibleChild<T extends { repositoryId: string }>(
-    actor: ServiceActor,
+    actor: Actor,
     row: T | null,
     entity: string,
     id: string,
@@ -320,7 +321,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   }
 
   async function listRepositories(
-    actor: ServiceActor,
+    actor: Actor,
     keyConditions: RawBuilder<boolean>[],
     sortColumn: string | null,
     args: ListByKeyArgs,
@@ -334,7 +335,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     return toConnection(await repo.listRepositoryPage({ conditions, ...page(args, sortColumn) }), (r) => r);
   }
 
-  function childConditions(actor: ServiceActor, table: ChildTable, fields: FilterFields, args: ListArgs) {
+  function childConditions(actor: Actor, table: ChildTable, fields: FilterFields, args: ListArgs) {
     return [
       ...(actor.platformAdmin ? [] : [parentEnabled(table)]),
       ...filterConditions(fields, args.filter, dialect, table),
@@ -346,14 +347,14 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const repositories = {
-    async getGitHubRepository(actor: ServiceActor, id: string): Promise<GitHubRepository> {
+    async getGitHubRepository(actor: Actor, id: string): Promise<GitHubRepository> {
       read(actor);
       return visibleRepository(actor, requireId(id));
     },
-    listGitHubRepositories: async (actor: ServiceActor, args: ListArgs = {}) =>
+    listGitHubRepositories: async (actor: Actor, args: ListArgs = {}) =>
       listRepositories(actor, [], null, args),
     /** listGitHubRepositoryByOwner (index owner, id); no sort key. */
-    async listGitHubRepositoryByOwner(actor: ServiceActor, owner: string, args: ListByKeyArgs = {}) {
+    async listGitHubRepositoryByOwner(actor: Actor, owner: string, args: ListByKeyArgs = {}) {
       noSortKey(args, "listGitHubRepositoryByOwner");
       return listRepositories(
         actor,
@@ -363,7 +364,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       );
     },
     /** listGitHubRepositoryBySlug (unique index slug); no sort key. */
-    async listGitHubRepositoryBySlug(actor: ServiceActor, slugValue: string, args: ListByKeyArgs = {}) {
+    async listGitHubRepositoryBySlug(actor: Actor, slugValue: string, args: ListByKeyArgs = {}) {
       noSortKey(args, "listGitHubRepositoryBySlug");
       return listRepositories(
         actor,
@@ -374,7 +375,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     },
     /** listGitHubRepositoryByCategoryAndSortOrder (index category, sortOrder, id). */
     async listGitHubRepositoryByCategoryAndSortOrder(
-      actor: ServiceActor,
+      actor: Actor,
       category: string,
       args: ListByKeyArgs = {},
     ) {
@@ -388,12 +389,12 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
         args,
       );
     },
-    async createGitHubRepository(actor: ServiceActor, input: unknown): Promise<GitHubRepository> {
+    async createGitHubRepository(actor: Actor, input: unknown): Promise<GitHubRepository> {
       requirePlatformAdmin(actor);
       return repo.createRepository(parseInput(createRepositoryInput, input));
     },
     async updateGitHubRepository(
-      actor: ServiceActor,
+      actor: Actor,
       id: string,
       expectedVersion: number,
       patch: unknown,
@@ -403,7 +404,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       return repo.updateRepository(requireId(id), parseInput(updateRepositoryInput, patch), version);
     },
     /** Deletes the repository and everything cached for it; returns the repository. */
-    async deleteGitHubRepository(actor: ServiceActor, id: string): Promise<GitHubRepository> {
+    async deleteGitHubRepository(actor: Actor, id: string): Promise<GitHubRepository> {
       requirePlatformAdmin(actor);
       const row = await repo.getRepository(requireId(id));
       if (!row || !(await repo.deleteRepository(id))) throw new NotFoundError("repository", id);
@@ -412,7 +413,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const categories = {
-    async getRepositoryCategory(actor: ServiceActor, id: string): Promise<RepositoryCategory> {
+    async getRepositoryCategory(actor: Actor, id: string): Promise<RepositoryCategory> {
       read(actor);
       const row = await repo.getCategory(requireId(id));
       if (!row || (!row.isVisible && !actor.platformAdmin))
@@ -420,7 +421,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       return row;
     },
     async listRepositoryCategories(
-      actor: ServiceActor,
+      actor: Actor,
       args: ListArgs = {},
     ): Promise<Connection<RepositoryCategory>> {
       read(actor);
@@ -430,12 +431,12 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       ];
       return toConnection(await repo.listCategoryPage({ conditions, ...page(args) }), (c) => c);
     },
-    async createRepositoryCategory(actor: ServiceActor, input: unknown): Promise<RepositoryCategory> {
+    async createRepositoryCategory(actor: Actor, input: unknown): Promise<RepositoryCategory> {
       requirePlatformAdmin(actor);
       return repo.createCategory(parseInput(createCategoryInput, input));
     },
     async updateRepositoryCategory(
-      actor: ServiceActor,
+      actor: Actor,
       id: string,
       expectedVersion: number,
       patch: unknown,
@@ -444,7 +445,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       const version = requireVersion(expectedVersion);
       return repo.updateCategory(requireId(id), parseInput(updateCategoryInput, patch), version);
     },
-    async deleteRepositoryCategory(actor: ServiceActor, id: string): Promise<RepositoryCategory> {
+    async deleteRepositoryCategory(actor: Actor, id: string): Promise<RepositoryCategory> {
       requirePlatformAdmin(actor);
       const row = await repo.getCategory(requireId(id));
       if (!row || !(await repo.deleteCategory(id))) throw new NotFoundError("repository category", id);
@@ -453,25 +454,25 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const files = {
-    async getRepositoryFile(actor: ServiceActor, id: string): Promise<RepositoryFile> {
+    async getRepositoryFile(actor: Actor, id: string): Promise<RepositoryFile> {
       read(actor);
       return visibleChild(actor, await repo.getFileById(requireId(id)), "repository file", id);
     },
-    async listRepositoryFiles(actor: ServiceActor, args: ListArgs = {}): Promise<Connection<RepositoryFile>> {
+    async listRepositoryFiles(actor: Actor, args: ListArgs = {}): Promise<Connection<RepositoryFile>> {
       read(actor);
       const conditions = childConditions(actor, "repository_file", FILE_FILTER_FIELDS, args);
       return toConnection(await repo.listFilePage({ conditions, ...page(args) }), (f) => f);
     },
-    async createRepositoryFile(actor: ServiceActor, input: unknown): Promise<RepositoryFile> {
+    async createRepositoryFile(actor: Actor, input: unknown): Promise<RepositoryFile> {
       requirePlatformAdmin(actor);
       const { repositoryId, ...data } = parseInput(createFileInput, input);
       return repo.createFile(repositoryId, data);
     },
-    async updateRepositoryFile(actor: ServiceActor, id: string, patch: unknown): Promise<RepositoryFile> {
+    async updateRepositoryFile(actor: Actor, id: string, patch: unknown): Promise<RepositoryFile> {
       requirePlatformAdmin(actor);
       return repo.updateFileById(requireId(id), parseInput(updateFileInput, patch));
     },
-    async deleteRepositoryFile(actor: ServiceActor, id: string): Promise<RepositoryFile> {
+    async deleteRepositoryFile(actor: Actor, id: string): Promise<RepositoryFile> {
       requirePlatformAdmin(actor);
       const row = await repo.getFileById(requireId(id));
       if (!row || !(await repo.deleteFileById(id))) throw new NotFoundError("repository file", id);
@@ -480,28 +481,25 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const branches = {
-    async getRepositoryBranch(actor: ServiceActor, id: string): Promise<RepositoryBranch> {
+    async getRepositoryBranch(actor: Actor, id: string): Promise<RepositoryBranch> {
       read(actor);
       return visibleChild(actor, await repo.getBranchById(requireId(id)), "repository branch", id);
     },
-    async listRepositoryBranches(
-      actor: ServiceActor,
-      args: ListArgs = {},
-    ): Promise<Connection<RepositoryBranch>> {
+    async listRepositoryBranches(actor: Actor, args: ListArgs = {}): Promise<Connection<RepositoryBranch>> {
       read(actor);
       const conditions = childConditions(actor, "repository_branch", BRANCH_FILTER_FIELDS, args);
       return toConnection(await repo.listBranchPage({ conditions, ...page(args) }), (b) => b);
     },
-    async createRepositoryBranch(actor: ServiceActor, input: unknown): Promise<RepositoryBranch> {
+    async createRepositoryBranch(actor: Actor, input: unknown): Promise<RepositoryBranch> {
       requirePlatformAdmin(actor);
       const { repositoryId, ...data } = parseInput(createBranchInput, input);
       return repo.createBranch(repositoryId, data);
     },
-    async updateRepositoryBranch(actor: ServiceActor, id: string, patch: unknown): Promise<RepositoryBranch> {
+    async updateRepositoryBranch(actor: Actor, id: string, patch: unknown): Promise<RepositoryBranch> {
       requirePlatformAdmin(actor);
       return repo.updateBranchById(requireId(id), parseInput(updateBranchInput, patch));
     },
-    async deleteRepositoryBranch(actor: ServiceActor, id: string): Promise<RepositoryBranch> {
+    async deleteRepositoryBranch(actor: Actor, id: string): Promise<RepositoryBranch> {
       requirePlatformAdmin(actor);
       const row = await repo.getBranchById(requireId(id));
       if (!row || !(await repo.deleteBranchById(id))) throw new NotFoundError("repository branch", id);
@@ -510,25 +508,22 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const issues = {
-    async getRepositoryIssue(actor: ServiceActor, id: string): Promise<RepositoryIssue> {
+    async getRepositoryIssue(actor: Actor, id: string): Promise<RepositoryIssue> {
       read(actor);
       return visibleChild(actor, await repo.getIssue(requireId(id)), "repository issue", id);
     },
-    async listRepositoryIssues(
-      actor: ServiceActor,
-      args: ListArgs = {},
-    ): Promise<Connection<RepositoryIssue>> {
+    async listRepositoryIssues(actor: Actor, args: ListArgs = {}): Promise<Connection<RepositoryIssue>> {
       read(actor);
       const conditions = childConditions(actor, "repository_issue", ISSUE_FILTER_FIELDS, args);
       return toConnection(await repo.listIssuePage({ conditions, ...page(args) }), (i) => i);
     },
-    async createRepositoryIssue(actor: ServiceActor, input: unknown): Promise<RepositoryIssue> {
+    async createRepositoryIssue(actor: Actor, input: unknown): Promise<RepositoryIssue> {
       requirePlatformAdmin(actor);
       const { repositoryId, ...data } = parseInput(createIssueInput, input);
       await visibleRepository(actor, repositoryId);
       return repo.createIssue(repositoryId, data);
     },
-    async updateRepositoryIssue(actor: ServiceActor, id: string, patch: unknown): Promise<RepositoryIssue> {
+    async updateRepositoryIssue(actor: Actor, id: string, patch: unknown): Promise<RepositoryIssue> {
       requirePlatformAdmin(actor);
       const data = parseInput(updateIssueInput, patch);
       if (Object.keys(data).length === 0) {
@@ -538,7 +533,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       }
       return repo.updateIssue(requireId(id), data);
     },
-    async deleteRepositoryIssue(actor: ServiceActor, id: string): Promise<RepositoryIssue> {
+    async deleteRepositoryIssue(actor: Actor, id: string): Promise<RepositoryIssue> {
       requirePlatformAdmin(actor);
       const row = await repo.getIssue(requireId(id));
       if (!row || !(await repo.deleteIssue(id))) throw new NotFoundError("repository issue", id);
@@ -547,29 +542,25 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
   };
 
   const workflows = {
-    async getRepositoryWorkflow(actor: ServiceActor, id: string): Promise<RepositoryWorkflow> {
+    async getRepositoryWorkflow(actor: Actor, id: string): Promise<RepositoryWorkflow> {
       read(actor);
       return visibleChild(actor, await repo.getWorkflow(requireId(id)), "repository workflow", id);
     },
     async listRepositoryWorkflows(
-      actor: ServiceActor,
+      actor: Actor,
       args: ListArgs = {},
     ): Promise<Connection<RepositoryWorkflow>> {
       read(actor);
       const conditions = childConditions(actor, "repository_workflow", WORKFLOW_FILTER_FIELDS, args);
       return toConnection(await repo.listWorkflowPage({ conditions, ...page(args) }), (w) => w);
     },
-    async createRepositoryWorkflow(actor: ServiceActor, input: unknown): Promise<RepositoryWorkflow> {
+    async createRepositoryWorkflow(actor: Actor, input: unknown): Promise<RepositoryWorkflow> {
       requirePlatformAdmin(actor);
       const { repositoryId, ...data } = parseInput(createWorkflowInput, input);
       await visibleRepository(actor, repositoryId);
       return repo.createWorkflow(repositoryId, data);
     },
-    async updateRepositoryWorkflow(
-      actor: ServiceActor,
-      id: string,
-      patch: unknown,
-    ): Promise<RepositoryWorkflow> {
+    async updateRepositoryWorkflow(actor: Actor, id: string, patch: unknown): Promise<RepositoryWorkflow> {
       requirePlatformAdmin(actor);
       const data = parseInput(updateWorkflowInput, patch);
       if (Object.keys(data).length === 0) {
@@ -579,7 +570,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
       }
       return repo.updateWorkflow(requireId(id), data);
     },
-    async deleteRepositoryWorkflow(actor: ServiceActor, id: string): Promise<RepositoryWorkflow> {
+    async deleteRepositoryWorkflow(actor: Actor, id: string): Promise<RepositoryWorkflow> {
       requirePlatformAdmin(actor);
       const row = await repo.getWorkflow(requireId(id));
       if (!row || !(await repo.deleteWorkflow(id))) throw new NotFoundError("repository workflow", id);
@@ -589,10 +580,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
 
   const nested = {
     /** Repositories by id for the data loaders: the visible ones, in no particular order. */
-    async getGitHubRepositoriesByIds(
-      actor: ServiceActor,
-      ids: readonly string[],
-    ): Promise<GitHubRepository[]> {
+    async getGitHubRepositoriesByIds(actor: Actor, ids: readonly string[]): Promise<GitHubRepository[]> {
       read(actor);
       const out: GitHubRepository[] = [];
       for (const chunk of chunks(ids)) {
@@ -606,7 +594,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
     },
     /** Categories by slug (a repository's `category`) for the data loaders: the visible ones. */
     async getRepositoryCategoriesBySlugs(
-      actor: ServiceActor,
+      actor: Actor,
       slugs: readonly string[],
     ): Promise<RepositoryCategory[]> {
       read(actor);
@@ -625,7 +613,7 @@ export function createRepositoriesService(deps: RepositoriesServiceDeps) {
      * loaders): at most `perRepository` each (by id), only of repositories the actor may read.
      */
     async listChildrenByRepositoryIds<K extends ChildKind>(
-      actor: ServiceActor,
+      actor: Actor,
       kind: K,
       repositoryIds: readonly string[],
       perRepository = NESTED_LIMIT,

@@ -12,7 +12,7 @@
  */
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import { requireReadScope, type ServiceActor } from "../actor.ts";
+import { type Actor, requireReadScope } from "../actor.ts";
 import {
   createRepositoriesRepo,
   type GitHubRepository,
@@ -136,7 +136,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
     }
   }
 
-  async function visible(actor: ServiceActor, slug: string): Promise<GitHubRepository> {
+  async function visible(actor: Actor, slug: string): Promise<GitHubRepository> {
     requireReadScope(actor, READ_SCOPE);
     if (typeof slug !== "string" || slug.length === 0 || slug.length > 100) {
       throw new NotFoundError("repository", String(slug));
@@ -185,7 +185,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
 
   return {
     /** Header, branches and README of a repository by slug. */
-    async getRepositoryOverview(actor: ServiceActor, slug: string): Promise<RepositoryOverview> {
+    async getRepositoryOverview(actor: Actor, slug: string): Promise<RepositoryOverview> {
       const row = await visible(actor, slug);
       const category = row.category ? await repo.getCategoryBySlug(row.category) : null;
       const readmeRow = await repo.getReadme(row.id);
@@ -199,7 +199,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
 
     /** The entries of one folder of a branch (default: the default branch, root folder). */
     async listRepositoryTree(
-      actor: ServiceActor,
+      actor: Actor,
       slug: string,
       options: { branch?: string; dir?: string } = {},
     ): Promise<TreeListing> {
@@ -232,7 +232,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
 
     /** One file of a branch: text (UTF-8) or binary, with its size limits. */
     async readRepositoryFile(
-      actor: ServiceActor,
+      actor: Actor,
       slug: string,
       options: { branch?: string; path: string },
     ): Promise<FileView> {
@@ -288,7 +288,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
 
     /** The README of a branch (the default branch's comes from the sync). */
     async readRepositoryReadme(
-      actor: ServiceActor,
+      actor: Actor,
       slug: string,
       options: { branch?: string } = {},
     ): Promise<Readme | null> {
@@ -309,7 +309,7 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
 
     /** Newest commits of a branch (1..100, default 20). */
     async listRepositoryCommits(
-      actor: ServiceActor,
+      actor: Actor,
       slug: string,
       options: { branch?: string; limit?: number } = {},
     ): Promise<{ branch: string; commits: CommitInfo[]; stale: boolean }> {

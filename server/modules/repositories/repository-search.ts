@@ -5,7 +5,7 @@
  * caching. Bounded: folders, files, bytes and hits are capped and the result says when it stopped.
  */
 import { BadInputError, NotFoundError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import type { FileView, TreeListing } from "./repository-browser.ts";
 
 export const SEARCH_QUERY_MAX = 200;
@@ -36,12 +36,12 @@ export interface RepositorySearchResult {
 
 export interface RepositorySearchReads {
   listRepositoryTree(
-    actor: ServiceActor,
+    actor: Actor,
     slug: string,
     options?: { branch?: string; dir?: string },
   ): Promise<TreeListing>;
   readRepositoryFile(
-    actor: ServiceActor,
+    actor: Actor,
     slug: string,
     options: { branch?: string; path: string },
   ): Promise<FileView>;
@@ -51,7 +51,7 @@ export function createRepositorySearch(reads: RepositorySearchReads) {
   return {
     /** Lines containing `query` (case-insensitive) in the text files of a branch (default branch). */
     async searchRepository(
-      actor: ServiceActor,
+      actor: Actor,
       slug: string,
       options: { branch?: string; query: string },
     ): Promise<RepositorySearchResult> {

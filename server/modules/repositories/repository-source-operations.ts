@@ -4,11 +4,12 @@
  * Without configured sources (a service built for the data API alone) the writes refuse with
  * BAD_USER_INPUT and the reads see no repository content.
  */
+
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError, NotFoundError } from "../../errors.ts";
-import { requirePlatformAdmin, type ServiceActor } from "../actor.ts";
+import { type Actor, requirePlatformAdmin } from "../actor.ts";
 import { parseInput, requireId } from "../data-service.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
 import { createRepositoryBrowser } from "./repository-browser.ts";
@@ -64,7 +65,7 @@ export function createRepositorySourceOperations(deps: RepositorySourceDeps) {
      * Registers a repository (platform admins): a local git folder under DATA_DIR/repositories or a
      * public GitHub repository by owner/name. It is not read until `syncRepository`.
      */
-    async addRepository(actor: ServiceActor, input: unknown): Promise<GitHubRepository> {
+    async addRepository(actor: Actor, input: unknown): Promise<GitHubRepository> {
       requirePlatformAdmin(actor);
       const data = parseInput(addRepositoryInput, input);
       const { source, slug: givenSlug, ...rest } = data;
@@ -119,7 +120,7 @@ export function createRepositorySourceOperations(deps: RepositorySourceDeps) {
      * data stay as they were.
      */
     async syncRepository(
-      actor: ServiceActor,
+      actor: Actor,
       id: string,
     ): Promise<{ outcome: SyncOutcome; repository: GitHubRepository }> {
       requirePlatformAdmin(actor);

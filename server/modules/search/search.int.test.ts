@@ -5,9 +5,10 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUserContext, visitorContext } from "../../../core/index.ts";
 import { PERSONA_CLAIMS } from "../../../core/test-personas.ts";
+import { actorOf } from "../../../tests/factories/actors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
-import type { Actor } from "../../services.ts";
 import { LocalObjectStore } from "../../storage/local-store.ts";
+import type { Actor } from "../actor.ts";
 import { contentBodyKeyOf } from "../content/body-key.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
 import { createContentService } from "../content/content.service.ts";
@@ -15,8 +16,8 @@ import { createSearchService, type SearchResultItem } from "./search.service.ts"
 import { createSearchIndexer, type SearchIndexer } from "./search-indexer.ts";
 
 const logger = pino({ level: "silent" });
-const actor = (name: keyof typeof PERSONA_CLAIMS): Actor => buildUserContext(PERSONA_CLAIMS[name]);
-const visitor = visitorContext();
+const actor = (name: keyof typeof PERSONA_CLAIMS): Actor => actorOf(buildUserContext(PERSONA_CLAIMS[name]));
+const visitor = actorOf(visitorContext());
 const free = actor("free");
 const pro = actor("pro");
 const manager = actor("manager");

@@ -10,12 +10,12 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { toAccessContext } from "../../../core/index.ts";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError } from "../../errors.ts";
-import type { Actor, ContentSummary } from "../../services.ts";
+import { type Actor, requireReadScope } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
+import type { ContentSummary } from "../content/content.types.ts";
 import { createSearchRepo } from "./search.repo.ts";
 import type { SearchIndexer } from "./search-indexer.ts";
 import { hasHit, parseSearchQuery, type SnippetPart, splitHighlighted } from "./search-query.ts";
@@ -86,13 +86,14 @@ export function createSearchService(deps: SearchServiceDeps) {
   const content = createContentRepo(deps.db);
 
   async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
+    requireReadScope(actor, "content:read");
     const limit = pageSize(query.limit);
     const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
     const parsed = parseSearchQuery(query.q);
     const empty: SearchResults = { query: parsed.text, items: [], total: 0, nextCursor: null };
     if (parsed.words.length === 0) return empty;
 
-    const access = toAccessContext(actor);
+    const access = actor.access;
     const { hits, total } = await repo.search({
       words: parsed.words,
       section: query.section,

@@ -11,7 +11,7 @@ import {
 import { buildSubscription } from "../../../tests/factories/index.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { BadInputError, ConflictError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { createSubscriptionsRepo, type UserSubscription } from "./subscriptions.repo.ts";
 import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions.service.ts";
@@ -28,7 +28,7 @@ const ids = {
 const acme = `org-acme-${tag}`;
 const globex = `org-globex-${tag}`;
 
-const actors: Record<string, () => ServiceActor> = {
+const actors: Record<string, () => Actor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: ids.free, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }, "bearer"),

@@ -7,6 +7,7 @@
  * - create, update, delete: platform admins only (organisation admins read only). Every change is
  *   an entitlement change and is written to the audit log.
  */
+
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
@@ -14,7 +15,7 @@ import type { FilterFields } from "../../db/filters.ts";
 import { jsonObjectSchema } from "../../db/json.ts";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError, NotFoundError } from "../../errors.ts";
-import { requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, requirePlatformAdmin, requireUser } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {
   type Connection,
@@ -95,7 +96,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
   const dialect = dialectOf(db);
 
   /** The SQL visibility rule for a signed-in actor; null = everything (platform admin). */
-  function visibleSql(actor: ServiceActor, userId: string): RawBuilder<boolean> | null {
+  function visibleSql(actor: Actor, userId: string): RawBuilder<boolean> | null {
     if (actor.platformAdmin) return null;
     const orgs = actor.adminOrgs ?? [];
     const own = sql<boolean>`${sql.ref("userId")} = ${userId}`;
@@ -103,7 +104,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
     return sql<boolean>`(${own} or ${sql.ref("tenantId")} in (select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} in (${sql.join([...orgs])})))`;
   }
 
-  async function canSee(actor: ServiceActor, userId: string, row: UserSubscription): Promise<boolean> {
+  async function canSee(actor: Actor, userId: string, row: UserSubscription): Promise<boolean> {
     if (actor.platformAdmin || row.userId === userId) return true;
     const orgs = actor.adminOrgs ?? [];
     if (row.tenantId === null || orgs.length === 0) return false;
@@ -117,7 +118,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
   }
 
   async function list(
-    actor: ServiceActor,
+    actor: Actor,
     keyConditions: RawBuilder<boolean>[],
     sortColumn: string | null,
     args: ListByKeyArgs,
@@ -138,7 +139,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
     return toConnection(page, (s) => s);
   }
 
-  async function requireVisible(actor: ServiceActor, id: string): Promise<UserSubscription> {
+  async function requireVisible(actor: Actor, id: string): Promise<UserSubscription> {
     const userId = requireUser(actor);
     const row = await repo.getById(requireId(id));
     if (!row || !(await canSee(actor, userId, row))) throw new NotFoundError("subscription", id);
@@ -146,19 +147,19 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
   }
 
   return {
-    get: async (actor: ServiceActor, id: string): Promise<UserSubscription> => requireVisible(actor, id),
+    get: async (actor: Actor, id: string): Promise<UserSubscription> => requireVisible(actor, id),
 
     /** Every subscription the actor may read, by id. */
-    list: async (actor: ServiceActor, args: ListArgs = {}) => list(actor, [], null, args),
+    list: async (actor: Actor, args: ListArgs = {}) => list(actor, [], null, args),
 
     /** listUserSubscriptionByUserId: the user's subscriptions (index userId, id); no sort key. */
-    async listByUserId(actor: ServiceActor, userId: string, args: ListByKeyArgs = {}) {
+    async listByUserId(actor: Actor, userId: string, args: ListByKeyArgs = {}) {
       if (args.sortKey) throw new BadInputError("sortKey: listUserSubscriptionByUserId has no sort key");
       return list(actor, [sql<boolean>`${sql.ref("userId")} = ${requireId(userId, "userId")}`], null, args);
     },
 
     /** listUserSubscriptionByTenantIdAndTier: a tenant's subscriptions by tier (index tenantId, tier, id). */
-    async listByTenantIdAndTier(actor: ServiceActor, tenantId: string, args: ListByKeyArgs = {}) {
+    async listByTenantIdAndTier(actor: Actor, tenantId: string, args: ListByKeyArgs = {}) {
       return list(
         actor,
         [
@@ -170,7 +171,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
       );
     },
 
-    async create(actor: ServiceActor, input: unknown): Promise<UserSubscription> {
+    async create(actor: Actor, input: unknown): Promise<UserSubscription> {
       const adminId = requirePlatformAdmin(actor);
       const data = parseInput(createSubscriptionInput, input);
       const created = await repo.create({ ...data, status: data.status ?? "active" });
@@ -185,7 +186,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
     },
 
     async update(
-      actor: ServiceActor,
+      actor: Actor,
       id: string,
       expectedVersion: number,
       patch: unknown,
@@ -205,7 +206,7 @@ export function createSubscriptionsService(deps: SubscriptionsServiceDeps) {
     },
 
     /** Deletes and returns the subscription. */
-    async delete(actor: ServiceActor, id: string): Promise<UserSubscription> {
+    async delete(actor: Actor, id: string): Promise<UserSubscription> {
       const adminId = requirePlatformAdmin(actor);
       const row = await repo.getById(requireId(id));
       if (!row || !(await repo.delete(id))) throw new NotFoundError("subscription", id);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildUserContext, visitorContext } from "../../../core/index.ts";
+import { actorOf } from "../../../tests/factories/actors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { type AccountService, createAccountService } from "./account.service.ts";
 import { createUsersRepo } from "./users.repo.ts";
@@ -91,29 +92,34 @@ describe.each(testDialects())("account operations on %s", (dialect) => {
 
   it("unlock: refuses visitors and members, keeps an organisation admin to its members", async () => {
     const meta = { ip: null };
-    await expect(accounts.unlock(visitorContext(), ids.member, meta)).rejects.toMatchObject({
+    await expect(accounts.unlock(actorOf(visitorContext()), ids.member, meta)).rejects.toMatchObject({
       code: "UNAUTHENTICATED",
     });
     const member = userContext(ids.member, [`org-${org}`]);
-    await expect(accounts.unlock(member, ids.outsider, meta)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(accounts.unlock(actorOf(member), ids.outsider, meta)).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     const orgAdmin = userContext(ids.orgAdmin, [`org-${org}`, `org-${org}-admin`]);
-    await expect(accounts.unlock(orgAdmin, ids.outsider, meta)).rejects.toMatchObject({
+    await expect(accounts.unlock(actorOf(orgAdmin), ids.outsider, meta)).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "No such user.",
     });
     expect(unlockAccount).not.toHaveBeenCalled();
-    expect(await accounts.unlock(orgAdmin, ids.member, meta)).toEqual({ userId: ids.member, unlocked: true });
+    expect(await accounts.unlock(actorOf(orgAdmin), ids.member, meta)).toEqual({
+      userId: ids.member,
+      unlocked: true,
+    });
     expect(unlockAccount).toHaveBeenCalledWith(ids.member);
     expect(audit.record).toHaveBeenLastCalledWith(
       "admin_unlock",
       expect.objectContaining({ targetId: ids.member }),
     );
     const platform = userContext(`admin-${tag}`, ["app-admin"]);
-    expect(await accounts.unlock(platform, ids.outsider, meta)).toEqual({
+    expect(await accounts.unlock(actorOf(platform), ids.outsider, meta)).toEqual({
       userId: ids.outsider,
       unlocked: true,
     });
-    await expect(accounts.unlock(platform, `nobody-${tag}`, meta)).rejects.toMatchObject({
+    await expect(accounts.unlock(actorOf(platform), `nobody-${tag}`, meta)).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
   });

@@ -13,11 +13,12 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { adminAccess, type Claims, toAccessContext, type UserContext } from "../../../core/index.ts";
+import { adminAccess, type Claims } from "../../../core/index.ts";
 import { claimsForUser, type IdentityUser } from "../../auth/identity.ts";
 import type { SecurityAudit } from "../../auth/security-audit.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, ForbiddenError, UnauthenticatedError } from "../../errors.ts";
+import type { Actor } from "../actor.ts";
 import { type AuditDetails, createAuditRepo } from "../audit/audit.repo.ts";
 
 export interface AccountServiceDeps {
@@ -124,12 +125,12 @@ export function createAccountService(deps: AccountServiceDeps) {
      * else (like an unknown id) is NOT_FOUND "No such user.".
      */
     async unlock(
-      actor: UserContext,
+      actor: Actor,
       userId: string,
       meta: { ip: string | null },
     ): Promise<{ userId: string; unlocked: boolean }> {
-      if (actor.authStatus === "visitor" || !actor.userId) throw new UnauthenticatedError("Sign in first.");
-      const decision = adminAccess("users.unlock", toAccessContext(actor));
+      if (actor.kind !== "user" || !actor.userId) throw new UnauthenticatedError("Sign in first.");
+      const decision = adminAccess("users.unlock", actor.access);
       if (decision.kind === "denied") {
         throw decision.reason === "auth"
           ? new UnauthenticatedError(decision.message)

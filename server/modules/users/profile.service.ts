@@ -7,11 +7,11 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { UserContext } from "../../../core/index.ts";
 import { LOCKOUT_MESSAGE } from "../../../core/index.ts";
 import { HashBusyError } from "../../auth/hash-limiter.ts";
 import { verifyPassword } from "../../auth/password.ts";
 import { accountKey, addressKey, type createLoginThrottle } from "../../auth/throttle.ts";
+import type { Actor } from "../actor.ts";
 
 type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
@@ -91,9 +91,8 @@ export const deleteAccountSchema = z.object({
 const avatarUrlOf = (userId: string, key: string | null, updatedAt: string) =>
   key ? `/api/account/avatar/${encodeURIComponent(userId)}?v=${Date.parse(updatedAt) || 0}` : null;
 
-function requireUser(actor: UserContext): string {
-  if (actor.authStatus === "visitor" || !actor.userId)
-    throw new ServiceError("UNAUTHENTICATED", "Sign in first.");
+function requireUser(actor: Actor): string {
+  if (actor.kind !== "user" || !actor.userId) throw new ServiceError("UNAUTHENTICATED", "Sign in first.");
   return actor.userId;
 }
 
@@ -129,11 +128,11 @@ export function createProfileService(deps: ProfileDeps) {
   }
 
   return {
-    async get(actor: UserContext): Promise<ProfileView> {
+    async get(actor: Actor): Promise<ProfileView> {
       return toView(await loadUser(requireUser(actor)));
     },
 
-    async update(actor: UserContext, input: unknown, info: RequestInfo = {}): Promise<ProfileView> {
+    async update(actor: Actor, input: unknown, info: RequestInfo = {}): Promise<ProfileView> {
       const userId = requireUser(actor);
       const body = parseInput(updateProfileSchema, input);
       const patch: { displayName?: string; bio?: string | null; updatedAt: string } = { updatedAt: nowIso() };
@@ -153,7 +152,7 @@ export function createProfileService(deps: ProfileDeps) {
     },
 
     /** Stores a PNG/JPEG/WebP (≤ 2 MiB, type from the bytes) as the user's avatar. */
-    async setAvatar(actor: UserContext, bytes: Uint8Array, info: RequestInfo = {}): Promise<ProfileView> {
+    async setAvatar(actor: Actor, bytes: Uint8Array, info: RequestInfo = {}): Promise<ProfileView> {
       const userId = requireUser(actor);
       if (bytes.byteLength > AVATAR_MAX_BYTES) {
         throw new ServiceError("PAYLOAD_TOO_LARGE", "The image is larger than 2 MiB.");
@@ -181,7 +180,7 @@ export function createProfileService(deps: ProfileDeps) {
       return toView(await loadUser(userId));
     },
 
-    async removeAvatar(actor: UserContext): Promise<ProfileView> {
+    async removeAvatar(actor: Actor): Promise<ProfileView> {
       const userId = requireUser(actor);
       await deleteAvatarObjects(userId);
       await db
@@ -193,7 +192,7 @@ export function createProfileService(deps: ProfileDeps) {
     },
 
     /** Any signed-in user may read an avatar; visitors may not. */
-    async readAvatar(actor: UserContext, userId: string): Promise<{ body: Uint8Array; contentType: string }> {
+    async readAvatar(actor: Actor, userId: string): Promise<{ body: Uint8Array; contentType: string }> {
       requireUser(actor);
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(userId)) throw new ServiceError("NOT_FOUND", "No avatar.");
       const user = await db.selectFrom("user").select(["avatar"]).where("id", "=", userId).executeTakeFirst();
@@ -207,7 +206,7 @@ export function createProfileService(deps: ProfileDeps) {
     },
 
     /** Everything stored about the user, without password hashes, tokens or secrets. */
-    async exportData(actor: UserContext, info: RequestInfo = {}) {
+    async exportData(actor: Actor, info: RequestInfo = {}) {
       const userId = requireUser(actor);
       const user = await loadUser(userId);
       const groups = await db
@@ -309,10 +308,10 @@ export function createProfileService(deps: ProfileDeps) {
      * memberships, subscriptions, the avatar and the user go; the audit row stays (actor id).
      * The last administrator of an organisation must hand over first.
      */
-    async deleteAccount(actor: UserContext, input: unknown, info: RequestInfo = {}): Promise<void> {
+    async deleteAccount(actor: Actor, input: unknown, info: RequestInfo = {}): Promise<void> {
       const userId = requireUser(actor);
       const body = parseInput(deleteAccountSchema, input);
-      const issuedAt = actor.session?.issuedAt ?? 0;
+      const issuedAt = actor.context.session?.issuedAt ?? 0;
       if (now() - issuedAt >= FRESH_SIGN_IN_FOR_DELETE_MS) {
         throw new ServiceError(
           "SESSION_NOT_FRESH",

@@ -10,7 +10,7 @@ import {
 } from "../../../tests/factories/actors.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { BadInputError } from "../../errors.ts";
-import type { ServiceActor } from "../actor.ts";
+import type { Actor } from "../actor.ts";
 import { createUsersRepo, type User } from "./users.repo.ts";
 import { createUsersService, type UsersService } from "./users.service.ts";
 
@@ -24,7 +24,7 @@ const ids = {
   inactive: `inactive-${tag}`,
 };
 
-const actors: Record<string, () => ServiceActor> = {
+const actors: Record<string, () => Actor> = {
   visitor: () => visitor(),
   free: () => userActor({ userId: ids.free, groups: ["individual-free"], tier: "free" }),
   pro: () => userActor({ userId: ids.pro, groups: ["individual-pro"], tier: "pro" }, "bearer"),

@@ -15,6 +15,7 @@
  * - delete: platform admins only. People delete their own account with the profile service's
  *   `deleteAccount` (password and a recent sign-in).
  */
+
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { dialectOf } from "../../db/dialect.ts";
@@ -22,7 +23,7 @@ import type { FilterFields } from "../../db/filters.ts";
 import { MAX_LIMIT } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
-import { readsAllContent, requirePlatformAdmin, requireUser, type ServiceActor } from "../actor.ts";
+import { type Actor, readsAllContent, requirePlatformAdmin, requireUser } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import {
   type Connection,
@@ -155,12 +156,12 @@ export function createUsersService(deps: UsersServiceDeps) {
   const dialect = dialectOf(db);
 
   /** Who is reading: the user's id ("" for a service credential), or a refusal. */
-  function reader(actor: ServiceActor): string {
+  function reader(actor: Actor): string {
     if (readsAllContent(actor)) return "";
     return requireUser(actor);
   }
 
-  function view(actor: ServiceActor, user: User, members: ReadonlySet<string>): UserView {
+  function view(actor: Actor, user: User, members: ReadonlySet<string>): UserView {
     if (actor.platformAdmin || (actor.userId !== null && actor.userId === user.id)) {
       return privateUser(user);
     }
@@ -168,7 +169,7 @@ export function createUsersService(deps: UsersServiceDeps) {
   }
 
   /** Which of these users belong to an organisation the actor administers. */
-  async function membersOf(actor: ServiceActor, users: readonly User[]): Promise<Set<string>> {
+  async function membersOf(actor: Actor, users: readonly User[]): Promise<Set<string>> {
     const orgs = actor.kind === "user" ? (actor.adminOrgs ?? []) : [];
     if (orgs.length === 0 || users.length === 0) return new Set();
     const rows = await db
@@ -184,18 +185,18 @@ export function createUsersService(deps: UsersServiceDeps) {
     return new Set(rows.map((r) => r.userId));
   }
 
-  async function viewAll(actor: ServiceActor, users: readonly User[]): Promise<UserView[]> {
+  async function viewAll(actor: Actor, users: readonly User[]): Promise<UserView[]> {
     const members = await membersOf(actor, users);
     return users.map((u) => view(actor, u, members));
   }
 
-  function visibleSql(actor: ServiceActor, readerId: string): RawBuilder<boolean> | null {
+  function visibleSql(actor: Actor, readerId: string): RawBuilder<boolean> | null {
     if (actor.platformAdmin) return null;
     return sql<boolean>`(${sql.ref("isActive")} = ${true} or ${sql.ref("id")} = ${readerId})`;
   }
 
   return {
-    async get(actor: ServiceActor, id: string): Promise<UserView> {
+    async get(actor: Actor, id: string): Promise<UserView> {
       const readerId = reader(actor);
       const user = await repo.getById(requireId(id));
       if (!user || (!user.isActive && !actor.platformAdmin && user.id !== readerId)) {
@@ -209,7 +210,7 @@ export function createUsersService(deps: UsersServiceDeps) {
      * actor may read, each as `get` shows it (public profile, or the whole row for oneself and
      * platform admins), in no particular order. Refused like `get` (visitors, API keys).
      */
-    async getMany(actor: ServiceActor, ids: readonly string[]): Promise<UserView[]> {
+    async getMany(actor: Actor, ids: readonly string[]): Promise<UserView[]> {
       const readerId = reader(actor);
       const unique = [...new Set(ids)].filter((id) => id.length > 0 && id.length <= 200);
       const visible = visibleSql(actor, readerId);
@@ -229,7 +230,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /** Users by id; filters on private fields only for platform admins. */
-    async list(actor: ServiceActor, args: ListArgs = {}): Promise<Connection<UserView>> {
+    async list(actor: Actor, args: ListArgs = {}): Promise<Connection<UserView>> {
       const readerId = reader(actor);
       const fields = actor.platformAdmin ? ADMIN_USER_FILTER_FIELDS : PUBLIC_USER_FILTER_FIELDS;
       const visible = visibleSql(actor, readerId);
@@ -245,7 +246,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /** Platform admins only: a user row without a password (they set one through a reset). */
-    async create(actor: ServiceActor, input: unknown): Promise<PrivateUser> {
+    async create(actor: Actor, input: unknown): Promise<PrivateUser> {
       const adminId = requirePlatformAdmin(actor);
       const data = parseInput(createUserInput, input);
       const created = await repo.create({ ...data, emailVerified: false });
@@ -259,7 +260,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /** The user themself or a platform admin; only name, displayName and bio. */
-    async update(actor: ServiceActor, id: string, patch: unknown): Promise<PrivateUser> {
+    async update(actor: Actor, id: string, patch: unknown): Promise<PrivateUser> {
       const userId = requireUser(actor);
       requireId(id);
       if (id !== userId && !actor.platformAdmin) {
@@ -276,7 +277,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /** Platform admins only (account deletion by its owner: profile service `deleteAccount`). */
-    async delete(actor: ServiceActor, id: string): Promise<PrivateUser> {
+    async delete(actor: Actor, id: string): Promise<PrivateUser> {
       const adminId = requirePlatformAdmin(actor);
       const user = await repo.getById(requireId(id));
       if (!user || !(await repo.delete(id))) throw new NotFoundError("user", id);
