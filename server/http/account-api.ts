@@ -97,30 +97,29 @@ export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
     return c.body(null, 204);
   });
 
-  /** The signed-in owner of the session cookie, or the 401 answer (session rules applied). */
-  const sessionOwner = async (c: Context) => {
-    const result = await guard.check(actorHeaders(c));
-    if (!result.ok) return signedOut(c, result);
-    return { userId: result.user.id, currentSessionId: result.session.id, ip: ipOf(c) };
+  /**
+   * The caller's actor from the session cookie (session rules applied; a cookie that no longer
+   * works is cleared). The session operations refuse anyone not signed in (401).
+   */
+  const sessionActor = async (c: Context) => {
+    const resolved = await deps.identity.resolveRequest(actorHeaders(c));
+    if (resolved.setCookie) c.header("Set-Cookie", resolved.setCookie, { append: true });
+    return resolved.actor;
   };
 
   app.get(
     "/api/account/sessions",
-    handler(deps, async (c) => {
-      const owner = await sessionOwner(c);
-      if (owner instanceof Response) return owner;
-      return c.json(await deps.accounts.listSessions(owner));
-    }),
+    handler(deps, async (c) => c.json(await deps.accounts.listSessions(await sessionActor(c)))),
   );
 
   app.delete(
     "/api/account/sessions/:id",
     handler(deps, async (c) => {
-      const owner = await sessionOwner(c);
-      if (owner instanceof Response) return owner;
+      const actor = await sessionActor(c);
       const id = c.req.param("id") ?? "";
-      await deps.accounts.revokeSession(owner, id);
-      if (id === owner.currentSessionId) c.header("Set-Cookie", guard.clearCookie, { append: true });
+      await deps.accounts.revokeSession(actor, id, { ip: ipOf(c) });
+      if (id === actor.context.session?.sessionId)
+        c.header("Set-Cookie", guard.clearCookie, { append: true });
       return c.body(null, 204);
     }),
   );
@@ -128,9 +127,7 @@ export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
   app.post(
     "/api/account/sessions/revoke-all",
     handler(deps, async (c) => {
-      const owner = await sessionOwner(c);
-      if (owner instanceof Response) return owner;
-      await deps.accounts.revokeAllSessions(owner);
+      await deps.accounts.revokeAllSessions(await sessionActor(c), { ip: ipOf(c) });
       c.header("Set-Cookie", guard.clearCookie, { append: true });
       return c.body(null, 204);
     }),

@@ -21,6 +21,25 @@ describe.each(testDialects())("account operations on %s", (dialect) => {
   const audit = { record: vi.fn(async () => {}) };
   const unlockAccount = vi.fn(async (_userId: string) => true);
 
+  /** A signed-in member's actor whose request came with session `sessionId`. */
+  const sessionActor = (userId: string, sessionId: string) =>
+    actorOf(
+      buildUserContext(
+        { sub: userId, email: `${userId}@demo.local` },
+        {
+          session: {
+            sessionId,
+            issuedAt: NOW - 60_000,
+            expiresAt: NOW + 3_600_000,
+            idleTimeoutMs: 1_800_000,
+            absoluteTimeoutMs: 86_400_000,
+            lastRotatedAt: NOW - 60_000,
+            rotationIntervalMs: 21_600_000,
+          },
+        },
+      ),
+    );
+
   const addSession = async (userId: string, id: string, lastActiveAt: number) => {
     const at = new Date(NOW).toISOString();
     await t.db
@@ -62,7 +81,7 @@ describe.each(testDialects())("account operations on %s", (dialect) => {
     await addSession(ids.member, `a-${tag}`, NOW - 5_000);
     await addSession(ids.member, `b-${tag}`, NOW - 1_000);
     await addSession(ids.outsider, `c-${tag}`, NOW);
-    const list = await accounts.listSessions({ userId: ids.member, currentSessionId: `a-${tag}` });
+    const list = await accounts.listSessions(sessionActor(ids.member, `a-${tag}`));
     expect(list.map((s) => [s.id, s.current])).toEqual([
       [`b-${tag}`, false],
       [`a-${tag}`, true],
@@ -72,12 +91,13 @@ describe.each(testDialects())("account operations on %s", (dialect) => {
   });
 
   it("revokes only the caller's own sessions (NOT_FOUND otherwise), audited", async () => {
-    const owner = { userId: ids.member, currentSessionId: `a-${tag}`, ip: "203.0.113.5" };
-    await expect(accounts.revokeSession(owner, `c-${tag}`)).rejects.toMatchObject({
+    const owner = sessionActor(ids.member, `a-${tag}`);
+    const meta = { ip: "203.0.113.5" };
+    await expect(accounts.revokeSession(owner, `c-${tag}`, meta)).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "No such session on your account.",
     });
-    await accounts.revokeSession(owner, `b-${tag}`);
+    await accounts.revokeSession(owner, `b-${tag}`, meta);
     expect(audit.record).toHaveBeenLastCalledWith("session_revoked", {
       actorId: ids.member,
       ip: "203.0.113.5",
@@ -85,7 +105,7 @@ describe.each(testDialects())("account operations on %s", (dialect) => {
       targetId: `b-${tag}`,
       details: { scope: "one" },
     });
-    await accounts.revokeAllSessions(owner);
+    await accounts.revokeAllSessions(owner, meta);
     expect(await accounts.listSessions(owner)).toEqual([]);
     expect(await accounts.sessionUserId(`tok-c-${tag}`)).toBe(ids.outsider);
   });

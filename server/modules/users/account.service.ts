@@ -18,7 +18,7 @@ import { claimsForUser, type IdentityUser } from "../../auth/identity.ts";
 import type { SecurityAudit } from "../../auth/security-audit.ts";
 import type { DB } from "../../db/schema.ts";
 import { AppError, ForbiddenError, UnauthenticatedError } from "../../errors.ts";
-import type { Actor } from "../actor.ts";
+import { type Actor, requireUser } from "../actor.ts";
 import { type AuditDetails, createAuditRepo } from "../audit/audit.repo.ts";
 
 export interface AccountServiceDeps {
@@ -40,11 +40,9 @@ export interface SessionInfo {
   current: boolean;
 }
 
-/** Who revokes: the signed-in user, the session they use, and their address (for the audit). */
-export interface SessionOwner {
-  userId: string;
-  currentSessionId: string;
-  ip: string | null;
+/** The caller's own sessions: the signed-in user and the session the request came with (if any). */
+function sessionOwner(actor: Actor): { userId: string; currentSessionId: string | null } {
+  return { userId: requireUser(actor), currentSessionId: actor.context.session?.sessionId ?? null };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,8 +64,9 @@ export function createAccountService(deps: AccountServiceDeps) {
   const auditRepo = createAuditRepo(db);
 
   return {
-    /** The caller's sessions, most recently active first. */
-    async listSessions(owner: Pick<SessionOwner, "userId" | "currentSessionId">): Promise<SessionInfo[]> {
+    /** The caller's sessions (own rows only), most recently active first. */
+    async listSessions(actor: Actor): Promise<SessionInfo[]> {
+      const owner = sessionOwner(actor);
       const rows = await db
         .selectFrom("session")
         .select(["id", "createdAt", "issuedAt", "lastActiveAt", "ipAddress", "userAgent"])
@@ -89,7 +88,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     /** Revokes one of the caller's own sessions; NOT_FOUND for any other id. */
-    async revokeSession(owner: SessionOwner, sessionId: string): Promise<void> {
+    async revokeSession(actor: Actor, sessionId: string, meta: { ip: string | null }): Promise<void> {
+      const owner = sessionOwner(actor);
       const deleted = await db
         .deleteFrom("session")
         .where("id", "=", sessionId)
@@ -100,7 +100,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       }
       await audit.record("session_revoked", {
         actorId: owner.userId,
-        ip: owner.ip,
+        ip: meta.ip,
         targetType: "session",
         targetId: sessionId,
         details: { scope: sessionId === owner.currentSessionId ? "current" : "one" },
@@ -108,11 +108,12 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     /** Revokes every session of the caller, the current one included. */
-    async revokeAllSessions(owner: SessionOwner): Promise<void> {
+    async revokeAllSessions(actor: Actor, meta: { ip: string | null }): Promise<void> {
+      const owner = sessionOwner(actor);
       const deleted = await db.deleteFrom("session").where("userId", "=", owner.userId).executeTakeFirst();
       await audit.record("session_revoked", {
         actorId: owner.userId,
-        ip: owner.ip,
+        ip: meta.ip,
         targetType: "user",
         targetId: owner.userId,
         details: { scope: "all", count: Number(deleted.numDeletedRows) },
