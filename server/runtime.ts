@@ -164,12 +164,20 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       serviceCredentials,
     });
     const searchIndexer = createSearchIndexer({ db: database.db, storage, logger });
+    const changeListeners = new Set<() => void>();
+    const contentChanges = {
+      subscribe(listener: () => void) {
+        changeListeners.add(listener);
+        return () => changeListeners.delete(listener);
+      },
+    };
     const contentModels = createContentModelServices({
       db: database.db,
       storage,
       logger,
       hooks: searchIndexer.contentHooks,
       now: authSecurity.now,
+      changes: contentChanges,
     });
     const content = contentModels.contents;
 
@@ -281,7 +289,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       },
     });
 
-    const changeListeners = new Set<() => void>();
     const revisionWatcher = watchContentRevision(database.db, {
       intervalMs: 1000,
       onChange: () => {
@@ -305,13 +312,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       apiKeys,
       serviceCredentials,
       bodyLinks: createBodyLinks({ secret, baseUrl: env.PUBLIC_URL, now: authSecurity.now }),
-      contentChanges: {
-        subscribe(listener) {
-          changeListeners.add(listener);
-          return () => changeListeners.delete(listener);
-        },
-        check: () => revisionWatcher.check(),
-      },
+      contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
       accounts: createAccountService({

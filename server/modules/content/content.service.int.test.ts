@@ -1,6 +1,7 @@
 /**
- * The content operations' own rules, below the transports: names are read per call (a renamed
- * author or category shows at once, no process cache), the visibility rule and `publishedOnly`,
+ * The content operations' own rules, below the transports: names shown on items are dropped on
+ * any content change and reread after SHOWN_NAMES_TTL_MS (a rename never sticks to a process),
+ * the visibility rule and `publishedOnly`,
  * and the read scope of API keys checked by every read operation.
  */
 import { randomUUID } from "node:crypto";
@@ -10,7 +11,7 @@ import { buildContent } from "../../../tests/factories/index.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../db/test-database.ts";
 import { createUsersRepo } from "../users/users.repo.ts";
 import { type Content, createContentRepo } from "./content.repo.ts";
-import { type ContentService, createContentService } from "./content.service.ts";
+import { type ContentService, createContentService, SHOWN_NAMES_TTL_MS } from "./content.service.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -25,10 +26,25 @@ describe.each(testDialects())("content operations on %s", (dialect) => {
   const section = unique("section");
   const writer = userActor({ userId: "writer-1", groups: ["ContentManager"] });
   const reader = userActor({ userId: "reader-1", tier: "free" });
+  let clock = Date.parse("2026-06-01T00:00:00Z");
+  const changeListeners = new Set<() => void>();
+  /** What the content revision watcher does when any process writes content. */
+  const contentChanged = () => {
+    for (const listener of changeListeners) listener();
+  };
 
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
-    service = createContentService({ db: t.db });
+    service = createContentService({
+      db: t.db,
+      now: () => clock,
+      changes: {
+        subscribe: (listener) => {
+          changeListeners.add(listener);
+          return () => changeListeners.delete(listener);
+        },
+      },
+    });
     const author = await createUsersRepo(t.db).create({ name: "Ada", email: `${unique("ada")}@demo.local` });
     authorId = author.id;
     const category = await createContentCategoryRepo(t.db).create({
@@ -45,7 +61,12 @@ describe.each(testDialects())("content operations on %s", (dialect) => {
     await t?.close();
   });
 
-  it("reads author names and category labels per call: a rename shows on the next read", async () => {
+  it("rereads category labels on any content change and author names after the reuse window", async () => {
+    const names = async () =>
+      (await service.list(reader, { section, publishedOnly: true })).items.map((i) => [
+        i.authorName,
+        i.categoryLabel,
+      ]);
     const first = await service.getItem(reader, published.id);
     expect(first).toMatchObject({ authorName: "Ada", categoryLabel: "Prompting" });
     await t.db.updateTable("user").set({ displayName: "Ada Lovelace" }).where("id", "=", authorId).execute();
@@ -54,10 +75,16 @@ describe.each(testDialects())("content operations on %s", (dialect) => {
       .set({ label: "Prompt craft" })
       .where("id", "=", categoryId)
       .execute();
-    const list = await service.list(reader, { section, publishedOnly: true });
-    expect(list.items.map((i) => [i.authorName, i.categoryLabel])).toEqual([
-      ["Ada Lovelace", "Prompt craft"],
-    ]);
+    // Reused within the window while nothing changed...
+    expect(await names()).toEqual([["Ada", "Prompting"]]);
+    // ...dropped at once when content or a category changes (any process: the polled revision)...
+    contentChanged();
+    expect(await names()).toEqual([["Ada Lovelace", "Prompt craft"]]);
+    // ...and an author rename alone shows once the window has passed.
+    await t.db.updateTable("user").set({ displayName: "Countess Ada" }).where("id", "=", authorId).execute();
+    expect(await names()).toEqual([["Ada Lovelace", "Prompt craft"]]);
+    clock += SHOWN_NAMES_TTL_MS;
+    expect(await names()).toEqual([["Countess Ada", "Prompt craft"]]);
   });
 
   it("shows a draft to content writers only; publishedOnly lists leave it out for everyone", async () => {

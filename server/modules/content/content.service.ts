@@ -162,7 +162,16 @@ export interface ContentServiceDeps {
   hooks?: ContentWriteHooks;
   logger?: { warn(details: object, message: string): void };
   now?: () => number;
+  /**
+   * Content writes from any process (the polled content revision): the names shown on items
+   * (category labels, author names) are dropped when it changes.
+   */
+  changes?: { subscribe(listener: () => void): () => void };
 }
+
+/** How long a category label or author name is reused before it is read again (a user rename). */
+export const SHOWN_NAMES_TTL_MS = 30_000;
+const SHOWN_NAMES_LIMIT = 5_000;
 
 interface VideoData {
   durationS: number;
@@ -222,20 +231,61 @@ export function createContentService(deps: ContentServiceDeps) {
   const warn = (details: object, message: string) => deps.logger?.warn(details, message);
   const renderCache = new Map<string, RenderedMarkdown>();
 
-  /** Summaries of rows: category labels and author names read for these rows (two small queries). */
+  /**
+   * Names shown on items (category labels by slug, author names by user id), reused for at most
+   * SHOWN_NAMES_TTL_MS and dropped at once when any process writes content or categories.
+   */
+  const shownNames = new Map<string, { value: string | null; at: number }>();
+  deps.changes?.subscribe(() => shownNames.clear());
+
+  async function namesFor(
+    prefix: "c:" | "u:",
+    keys: readonly string[],
+    read: (missing: string[]) => Promise<Map<string, string | null>>,
+  ): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    const missing: string[] = [];
+    const t = now();
+    for (const key of new Set(keys)) {
+      const hit = shownNames.get(prefix + key);
+      if (hit && t - hit.at < SHOWN_NAMES_TTL_MS) out.set(key, hit.value);
+      else missing.push(key);
+    }
+    if (missing.length === 0) return out;
+    const found = await read(missing);
+    if (shownNames.size + missing.length > SHOWN_NAMES_LIMIT) shownNames.clear();
+    for (const key of missing) {
+      const value = found.get(key) ?? null;
+      shownNames.set(prefix + key, { value, at: t });
+      out.set(key, value);
+    }
+    return out;
+  }
+
+  /** Summaries of rows, with their category labels and author names (read only when not fresh). */
   async function summarizeAll(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]> {
     if (items.length === 0) return [];
-    const slugs = [...new Set(items.map((i) => i.categorySlug).filter((s): s is string => !!s))];
-    const [labels, authors] = await Promise.all([
-      slugs.length
-        ? db.selectFrom("content_category").select(["slug", "label"]).where("slug", "in", slugs).execute()
-        : Promise.resolve([]),
-      displayNamesByIds(
-        db,
-        items.map((i) => i.authorId),
+    const [labelOf, authors] = await Promise.all([
+      namesFor(
+        "c:",
+        items.flatMap((i) => (i.categorySlug ? [i.categorySlug] : [])),
+        async (slugs) =>
+          new Map(
+            (
+              await db
+                .selectFrom("content_category")
+                .select(["slug", "label"])
+                .where("slug", "in", slugs)
+                .execute()
+            ).map((c) => [c.slug, c.label]),
+          ),
+      ),
+      namesFor(
+        "u:",
+        items.flatMap((i) => (i.authorId ? [i.authorId] : [])),
+        (ids) => displayNamesByIds(db, ids),
       ),
     ]);
-    const labelOf = new Map(labels.map((c) => [c.slug, c.label]));
     return items.map((item) =>
       summarizeContent(actor, item, {
         categoryLabel: item.categorySlug ? (labelOf.get(item.categorySlug) ?? null) : null,
