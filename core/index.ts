@@ -7,6 +7,7 @@ export * from "./access.ts";
 export * from "./admin-scope.ts";
 export * from "./claims.ts";
 export * from "./constants.ts";
+export * from "./content-workflow.ts";
 export * from "./data-rules.ts";
 export * from "./debug.ts";
 export * from "./effective-subscription.ts";
