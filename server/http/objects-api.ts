@@ -49,6 +49,30 @@ const isKey = (key: string) => {
   }
 };
 
+/**
+ * The one byte range a `Range: bytes=…` header asks of an object of `size` bytes (media players
+ * seek with these), null to send the whole object (no header, several ranges, an `If-Range` that
+ * no longer matches), or "unsatisfiable" when the range lies outside it.
+ */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+  ifRange?: { header: string | undefined; eTag: string | null },
+): { start: number; end: number } | "unsatisfiable" | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  if (ifRange?.header !== undefined && ifRange.header !== ifRange.eTag) return null;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0
+      ? "unsatisfiable"
+      : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  return start >= size || start > end ? "unsatisfiable" : { start, end };
+}
+
 const error = (status: 400 | 403 | 404 | 405 | 413, code: string, message: string): Response =>
   errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
 
@@ -115,7 +139,23 @@ export function registerObjectsApi(
     });
     if (props.eTag) headers.set("etag", props.eTag);
     if (disposition) headers.set("content-disposition", disposition);
+    headers.set("accept-ranges", "bytes");
     const body = "body" in object ? object.body : null;
+    const range = byteRange(c.req.header("range"), props.size, {
+      header: c.req.header("if-range"),
+      eTag: props.eTag || null,
+    });
+    if (range === "unsatisfiable") {
+      headers.set("content-range", `bytes */${props.size}`);
+      headers.set("content-length", "0");
+      return new Response(null, { status: 416, headers });
+    }
+    if (range) {
+      headers.set("content-range", `bytes ${range.start}-${range.end}/${props.size}`);
+      headers.set("content-length", String(range.end - range.start + 1));
+      const part = body ? body.subarray(range.start, range.end + 1) : null;
+      return new Response(head ? null : (part as BodyInit | null), { status: 206, headers });
+    }
     return new Response(head ? null : (body as BodyInit | null), { status: 200, headers });
   };
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../server/db/seed/accounts.ts";
 import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
@@ -36,6 +37,7 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
     "content",
     "content_category",
     "comment",
+    "media_object",
   ] as const;
   const count = async (table: (typeof TABLES)[number]) =>
     Number(
@@ -124,7 +126,11 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
   it("is idempotent: running it again adds nothing and changes nothing", async () => {
     const before = await Promise.all(TABLES.map(count));
     const counters = () =>
-      runtime.database.db.selectFrom("content").select(["id", "commentCount"]).orderBy("id").execute();
+      runtime.database.db
+        .selectFrom("content")
+        .select(["id", "commentCount", "structuredData"])
+        .orderBy("id")
+        .execute();
     const countersBefore = await counters();
     const summary = await seedDemo({
       db: runtime.database.db,
@@ -137,5 +143,59 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
     const after = await Promise.all(TABLES.map(count));
     expect(after).toEqual(before);
     expect(await counters()).toEqual(countersBefore);
+  });
+});
+
+describe("demo seed on S3 storage", () => {
+  const dialect = DIALECTS.at(-1)!;
+  let runtime: Runtime;
+  let dataDir: string;
+  let s3rver: S3rver;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "lumen-seed-s3-"));
+    s3rver = new S3rver({
+      port: 0,
+      address: "127.0.0.1",
+      silent: true,
+      directory: path.join(dataDir, "s3"),
+      configureBuckets: [{ name: "demo-bucket" }],
+    });
+    const { port } = await s3rver.run();
+    const endpoint = encodeURIComponent(`http://127.0.0.1:${port}`);
+    const pg = dialect === "postgres" ? await createTestPostgresDatabase() : null;
+    drop = pg?.drop;
+    runtime = await createRuntime(
+      parseEnv({
+        DATA_DIR: dataDir,
+        DATABASE_URL: pg?.url ?? "",
+        LOG_LEVEL: "silent",
+        SEED_DEMO: "1",
+        STORAGE_URL: `s3://demo-bucket?endpoint=${endpoint}&region=us-east-1&forcePathStyle=true&accessKeyId=S3RVER&secretAccessKey=S3RVER`,
+      }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await runtime?.close();
+    await s3rver?.close();
+    await drop?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`stores every demo video's clip, poster and captions in the bucket under media/ (${dialect})`, async () => {
+    const media = await runtime.database.db
+      .selectFrom("media_object")
+      .select(["key", "contentType", "size"])
+      .execute();
+    const videos = DEMO_CONTENT.filter((i) => i.type === "video");
+    expect(media).toHaveLength(videos.length * 3);
+    for (const m of media) {
+      expect(m.key).toMatch(/^media\/[0-9a-f-]{36}\.(webm|jpg|vtt)$/);
+      const head = await runtime.storage.head(m.key);
+      expect(head, m.key).not.toBeNull();
+      expect(head!.contentType, m.key).toBe(m.contentType);
+      expect(Number(head!.size), m.key).toBe(Number(m.size));
+    }
   });
 });

@@ -19,6 +19,7 @@ import { withHashMemo } from "../../auth/password.ts";
 import { createCommentsRepo } from "../../modules/comments/comments.repo.ts";
 import { createContentRepo } from "../../modules/content/content.repo.ts";
 import { createContentCategoryRepo } from "../../modules/content/content-category.repo.ts";
+import { createMediaService, type MediaService, mediaRef } from "../../modules/media/media.service.ts";
 import { createSearchIndexer } from "../../modules/search/search-indexer.ts";
 import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
@@ -27,7 +28,16 @@ import type { DB } from "../schema.ts";
 import { inTransaction } from "../transaction.ts";
 import { DEMO_ACCOUNTS, DEMO_ORGANIZATION, DEMO_PASSWORD } from "./accounts.ts";
 import { DEMO_COMMENTS } from "./demo/comments.ts";
-import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, type DemoContent, loadDemoBody } from "./demo/index.ts";
+import {
+  DEMO_AUTHORS,
+  DEMO_CATEGORIES,
+  DEMO_CONTENT,
+  DEMO_VIDEO_FILES,
+  type DemoContent,
+  type DemoVideoFileRole,
+  loadDemoBody,
+  loadDemoVideoFile,
+} from "./demo/index.ts";
 import { enrolDemoTotp } from "./demo-mfa.ts";
 import { seedDemoRepositories } from "./demo-repositories/index.ts";
 
@@ -74,8 +84,14 @@ const EXTRA_GROUPS = [
   },
 ];
 
-/** schema.org VideoObject with chapters as Clips, so the page and search engines read the same data. */
-function videoStructuredData(item: DemoContent) {
+/** The `media:<id>` references of a demo video's uploaded clip, poster and captions. */
+type DemoVideoMedia = Record<DemoVideoFileRole, string>;
+
+/**
+ * schema.org VideoObject with chapters as Clips, so the page and search engines read the same
+ * data; the clip, poster and captions are uploaded media named as `media:<id>` (decision 011).
+ */
+function videoStructuredData(item: DemoContent, media: DemoVideoMedia | null) {
   if (!item.video) return null;
   const s = item.video.durationS;
   return {
@@ -85,6 +101,22 @@ function videoStructuredData(item: DemoContent) {
     description: item.excerpt,
     uploadDate: item.publishedAt,
     duration: `PT${Math.floor(s / 60)}M${s % 60}S`,
+    ...(media
+      ? {
+          contentUrl: media.clip,
+          encodingFormat: "video/webm",
+          thumbnailUrl: media.poster,
+          caption: [
+            {
+              "@type": "MediaObject",
+              contentUrl: media.captions,
+              encodingFormat: "text/vtt",
+              inLanguage: "en",
+              name: "English",
+            },
+          ],
+        }
+      : {}),
     hasPart: item.video.chapters.map((c, i) => ({
       "@type": "Clip",
       name: c.title,
@@ -94,12 +126,30 @@ function videoStructuredData(item: DemoContent) {
   };
 }
 
+/**
+ * Uploads a demo video's committed files as media owned by the item's author (the media
+ * service picks the keys under media/), returning their references.
+ */
+async function storeDemoVideoMedia(
+  media: MediaService,
+  slug: string,
+  ownerId: string | null,
+): Promise<DemoVideoMedia> {
+  const refs: Partial<DemoVideoMedia> = {};
+  for (const file of DEMO_VIDEO_FILES) {
+    const stored = await media.store(ownerId, file.contentType, await loadDemoVideoFile(slug, file.suffix));
+    refs[file.role] = mediaRef(stored.id);
+  }
+  return refs as DemoVideoMedia;
+}
+
 export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
   const { db, auth, storage, logger } = deps;
   const users = createUsersRepo(db);
   const subscriptions = createSubscriptionsRepo(db);
   const categories = createContentCategoryRepo(db);
   const content = createContentRepo(db);
+  const media = createMediaService({ db, storage });
 
   await users.ensureGroups([
     ...Object.entries(GROUP_PRECEDENCE).map(([name, precedence]) => ({ name, precedence })),
@@ -194,6 +244,9 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     if (await content.getBySlug(item.slug)) continue;
     const body = await loadDemoBody(item.slug);
     const category = categoryIds.get(item.categorySlug);
+    const authorId = userIds.get(item.author) ?? null;
+    // An item that exists keeps its media: the files are uploaded only with the item they serve.
+    const videoMedia = item.video ? await storeDemoVideoMedia(media, item.slug, authorId) : null;
     const built = buildContent(
       {
         slug: item.slug,
@@ -219,7 +272,7 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
         metaDescription: item.metaDescription,
         twitterCard: "summary",
         schemaType: item.type === "video" ? "VideoObject" : item.type === "course" ? "Course" : "Article",
-        structuredData: videoStructuredData(item),
+        structuredData: videoStructuredData(item, videoMedia),
         authorId: userIds.get(item.author) ?? null,
         lastEditedBy: userIds.get(item.author) ?? null,
         featured: item.featured ?? false,

@@ -1,7 +1,15 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { DemoContent, DemoContentType, DemoSectionSlug, DemoTier } from "./catalog.ts";
-import { DEMO_AUTHORS, DEMO_CATEGORIES, DEMO_CONTENT, DEMO_SECTIONS, loadDemoBody } from "./index.ts";
+import {
+  DEMO_AUTHORS,
+  DEMO_CATEGORIES,
+  DEMO_CONTENT,
+  DEMO_SECTIONS,
+  DEMO_VIDEO_FILES,
+  loadDemoBody,
+  loadDemoVideoFile,
+} from "./index.ts";
 
 const TYPES: readonly DemoContentType[] = [
   "article",
@@ -266,5 +274,61 @@ describe("demo bodies", () => {
 
   it("rejects slugs that could escape the bodies folder", async () => {
     await expect(loadDemoBody("../catalog")).rejects.toThrow(/Invalid demo content slug/);
+  });
+});
+
+describe("demo video files", () => {
+  const videos = DEMO_CONTENT.filter((i) => i.type === "video");
+  const cueTime = (t: string) => {
+    const [m, sec] = t.split(":");
+    return Number(m) * 60 + Number(sec);
+  };
+
+  it("ships a clip, a poster and captions for every video, a few hundred KB each at most", async () => {
+    let total = 0;
+    for (const item of videos) {
+      for (const file of DEMO_VIDEO_FILES) {
+        const bytes = await loadDemoVideoFile(item.slug, file.suffix);
+        expect(bytes.byteLength, `${item.slug}${file.suffix}`).toBeGreaterThan(100);
+        expect(bytes.byteLength, `${item.slug}${file.suffix}`).toBeLessThan(400_000);
+        total += bytes.byteLength;
+      }
+      const clip = await loadDemoVideoFile(item.slug, ".webm");
+      // EBML header, and the WebM doctype.
+      expect([...clip.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+      expect(new TextDecoder("latin1").decode(clip.subarray(0, 64))).toContain("webm");
+      const poster = await loadDemoVideoFile(item.slug, ".jpg");
+      expect([...poster.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    }
+    expect(total).toBeLessThan(2_000_000);
+    const { readdir } = await import("node:fs/promises");
+    const files = await readdir(new URL("./media/", import.meta.url));
+    expect(files.filter((f) => f !== "README.md").sort()).toEqual(
+      videos.flatMap((i) => DEMO_VIDEO_FILES.map((f) => `${i.slug}${f.suffix}`)).sort(),
+    );
+  });
+
+  it("captions each video with one cue per catalog chapter, at the chapter's time, up to its end", async () => {
+    for (const item of videos) {
+      const vtt = new TextDecoder().decode(await loadDemoVideoFile(item.slug, ".en.vtt"));
+      expect(vtt.startsWith("WEBVTT\n"), item.slug).toBe(true);
+      const cues = [...vtt.matchAll(/^(\d\d:\d\d\.\d{3}) --> (\d\d:\d\d\.\d{3})\n(.+)$/gm)].map((m) => ({
+        from: cueTime(m[1]!),
+        to: cueTime(m[2]!),
+        text: m[3],
+      }));
+      const chapters = item.video?.chapters ?? [];
+      expect(
+        cues.map((c) => ({ atS: c.from, title: c.text })),
+        item.slug,
+      ).toEqual(chapters.map((c) => ({ atS: c.atS, title: c.title })));
+      expect(cues.at(-1)?.to, item.slug).toBe(item.video?.durationS);
+      expect(item.video?.durationS ?? 0).toBeGreaterThanOrEqual(10);
+      expect(item.video?.durationS ?? 0).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it("rejects slugs that could escape the media folder", async () => {
+    await expect(loadDemoVideoFile("../catalog", ".ts")).rejects.toThrow(/Invalid demo content slug/);
   });
 });
