@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { getRoute } from "../../core/index.ts";
+import { Screen } from "./screen.tsx";
 import { Card } from "./ui/card.tsx";
 import { NamedIcon } from "./ui/icon.tsx";
 import { ComingLater } from "./ui/notice.tsx";
-import { PageHeader } from "./ui/page-header.tsx";
 
 export interface FeatureScreenProps {
   /** Registry path: gives the title and icon. */
@@ -18,23 +18,11 @@ export interface FeatureScreenProps {
 
 /** A screen whose main feature arrives later: title, purpose, what is real today, and an honest notice. */
 export function FeatureScreen({ path, purpose, coming, children }: FeatureScreenProps) {
-  const route = getRoute(path);
   return (
-    <div>
-      <PageHeader
-        title={route.label}
-        description={purpose}
-        icon={
-          <span className="flex size-9 items-center justify-center rounded-lg bg-accent-soft text-accent-text">
-            <NamedIcon name={route.icon} className="size-5" />
-          </span>
-        }
-      />
-      <div className="space-y-6">
-        {children}
-        <ComingLater>{coming}</ComingLater>
-      </div>
-    </div>
+    <Screen path={path} purpose={purpose}>
+      {children}
+      <ComingLater>{coming}</ComingLater>
+    </Screen>
   );
 }
 

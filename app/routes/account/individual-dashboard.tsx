@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from "react-router";
 import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { IdentityFacts } from "../../features/account/user-summary.tsx";
 import { loadInvitations } from "../../features/business/business.server.ts";
 import { InvitationPanel } from "../../features/business/invitation-panel.tsx";
-import { Screen } from "../../features/business/screen.tsx";
 import { userContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";

@@ -1,8 +1,8 @@
 import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
 import { ProfileAvatar } from "../../features/account/profile-avatar.tsx";
 import { ProfileEditor } from "../../features/account/profile-editor.tsx";
 import { AccessFacts, IdentityFacts, SessionFacts } from "../../features/account/user-summary.tsx";
-import { Screen } from "../../features/business/screen.tsx";
 import { actorContext, servicesContext } from "../../lib/context.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";

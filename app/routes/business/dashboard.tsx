@@ -1,11 +1,11 @@
 import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { loadBusinessDashboard } from "../../features/business/business.server.ts";
 import { formatDate } from "../../features/business/format.ts";
 import { InviteForm } from "../../features/business/invite-form.tsx";
 import { MembersTable } from "../../features/business/members-table.tsx";
-import { Screen } from "../../features/business/screen.tsx";
 import { SeatsMeter } from "../../features/business/seats-meter.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";

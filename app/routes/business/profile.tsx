@@ -1,10 +1,10 @@
 import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { loadMyOrganization } from "../../features/business/business.server.ts";
 import { formatDate } from "../../features/business/format.ts";
 import { OrgDetailsForm } from "../../features/business/org-details-form.tsx";
-import { Screen } from "../../features/business/screen.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/profile";
 

@@ -41,30 +41,21 @@ export interface GitHubRepository {
 
 export type RepositorySourceType = "github" | "local";
 
-export interface GitHubRepositoryFields {
-  githubId: number | null;
-  name: string | null;
-  fullName: string | null;
-  owner: string | null;
-  htmlUrl: string | null;
-  slug: string;
-  description: string | null;
-  defaultBranch: string | null;
-  isPrivate: boolean;
-  language: string | null;
-  stargazersCount: number;
-  forksCount: number;
-  size: number;
-  displayName: string | null;
-  category: string | null;
-  tags: string[];
-  isEnabled: boolean;
-  sortOrder: number;
+/** The fields a write may set: the record's own, less what the repo keeps (id, times, version, sync errors). */
+export type GitHubRepositoryFields = Omit<
+  GitHubRepository,
+  | "id"
+  | "createdAt"
+  | "updatedAt"
+  | "version"
+  | "lastSyncAt"
+  | "cacheExpiry"
+  | "lastSyncError"
+  | "lastSyncErrorAt"
+> & {
   lastSyncAt: string | Date | null;
   cacheExpiry: string | Date | null;
-  sourceType: RepositorySourceType;
-  localPath: string | null;
-}
+};
 
 export type NewGitHubRepository = Pick<GitHubRepositoryFields, "slug"> &
   Partial<Omit<GitHubRepositoryFields, "slug">> & { id?: string; createdAt?: string | Date };

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { getRoute } from "../../../core/index.ts";
-import { NamedIcon } from "../../components/ui/icon.tsx";
-import { PageHeader } from "../../components/ui/page-header.tsx";
+import { getRoute } from "../../core/index.ts";
+import { NamedIcon } from "./ui/icon.tsx";
+import { PageHeader } from "./ui/page-header.tsx";
 
 /** A finished screen: registry title and icon, one paragraph of purpose, then the content. */
 export function Screen({ path, purpose, children }: { path: string; purpose: string; children?: ReactNode }) {
