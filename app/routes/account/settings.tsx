@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
 import { ThemeToggle } from "../../components/theme.tsx";
 import { ApiKeysCard } from "../../features/account/api-keys-card.tsx";
 import { AccountDataCards } from "../../features/account/export-card.tsx";
@@ -18,10 +19,9 @@ export default function Settings() {
   // A password change signs out the other devices: the sessions list is reloaded after it.
   const [sessionsKey, setSessionsKey] = useState(0);
   return (
-    <FeatureScreen
+    <Screen
       path="/settings"
-      purpose="Security and preferences: your sessions and devices, your password and your colour theme."
-      coming="two-factor authentication (authenticator app or SMS codes, with backup codes) and API keys."
+      purpose="Security and preferences: your sessions and devices, your password, two-factor authentication, API keys, your data and your colour theme."
     >
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <div className="space-y-6">
@@ -39,6 +39,6 @@ export default function Settings() {
       <AccountDataCards />
       <MfaCard />
       <ApiKeysCard />
-    </FeatureScreen>
+    </Screen>
   );
 }
