@@ -20,7 +20,9 @@ import type { UsersService } from "./modules/users/users.service.ts";
 
 export type { Actor } from "./modules/actor.ts";
 export type * from "./modules/content/content.types.ts";
+export type * from "./modules/content/studio.types.ts";
 export type * from "./modules/diagnostics/diagnostics.types.ts";
+export type * from "./modules/media/media.types.ts";
 export type {
   SearchField,
   SearchQuery,
