@@ -125,6 +125,30 @@ export interface ContentRevisionTable {
   changedAt: number;
 }
 
+/** One saved version of a content item (migration 021): `snapshot` is JSON {fields, body}. */
+export interface ContentVersionTable {
+  id: string;
+  contentId: string;
+  version: number;
+  authorId: string | null;
+  createdAt: IsoText;
+  note: string | null;
+  snapshot: JsonText;
+}
+
+/** One workflow transition of a content item (migration 021); action "auto_publish" from the job. */
+export interface ContentWorkflowEventTable {
+  id: string;
+  contentId: string;
+  action: string;
+  fromState: string;
+  toState: string;
+  actorId: string | null;
+  at: IsoText;
+  notes: string | null;
+  publishedAt: IsoText | null;
+}
+
 /** The last accepted TOTP time step per user (a code is accepted once); epoch ms. */
 export interface MfaTotpStepTable {
   userId: string;
@@ -559,6 +583,8 @@ export interface DB {
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
   content_revision: ContentRevisionTable;
+  content_version: ContentVersionTable;
+  content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
   content_search: ContentSearchTable;
   user_subscription: UserSubscriptionTable;
@@ -600,6 +626,8 @@ export const TABLE_NAMES = [
   "content",
   "content_item",
   "content_revision",
+  "content_version",
+  "content_workflow_event",
   "media_object",
   "content_search",
   "user_subscription",
