@@ -21,6 +21,8 @@ export const STATUS_BY_CODE = {
   SESSION_NOT_FRESH: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  STALE_VERSION: 409,
+  INVALID_TRANSITION: 409,
   NO_SEATS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -82,6 +84,27 @@ export class ConflictError extends AppError {
 
   constructor(message: string, options?: AppErrorOptions) {
     super("CONFLICT", message, options);
+  }
+}
+
+/**
+ * A save carried a `version` that is no longer the stored one: someone else saved in between. The
+ * message names who and when; the stored record is unchanged and the caller keeps their text.
+ */
+export class StaleVersionError extends AppError {
+  declare readonly code: "STALE_VERSION";
+
+  constructor(message: string, options?: AppErrorOptions) {
+    super("STALE_VERSION", message, options);
+  }
+}
+
+/** A workflow action that cannot start from the item's current state (decision 017). */
+export class InvalidTransitionError extends AppError {
+  declare readonly code: "INVALID_TRANSITION";
+
+  constructor(message: string, options?: AppErrorOptions) {
+    super("INVALID_TRANSITION", message, options);
   }
 }
 

@@ -21,9 +21,16 @@ export function gqlError(code: ErrorCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
+/** Codes of the service layer that the data API answers as one of its own. */
+const CODE_ALIASES: Readonly<Record<string, ErrorCode>> = {
+  STALE_VERSION: "CONFLICT",
+  INVALID_TRANSITION: "CONFLICT",
+};
+
 /** The data API code of a typed service or database error; null for anything unexpected. */
 export function codeOf(error: unknown): ErrorCode | null {
-  const code = (error as { code?: unknown } | null)?.code;
+  const raw = (error as { code?: unknown } | null)?.code;
+  const code = typeof raw === "string" ? (CODE_ALIASES[raw] ?? raw) : raw;
   return typeof code === "string" && (ERROR_CODES as readonly string[]).includes(code)
     ? (code as ErrorCode)
     : null;

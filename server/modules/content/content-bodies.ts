@@ -113,6 +113,21 @@ export function createContentBodies(deps: ContentBodiesDeps) {
       return moved;
     },
 
+    /**
+     * The stored source of `item`'s body ("" when it has none or the object is missing), whoever
+     * asks: callers decide who may read it (the studio: content writers).
+     */
+    async read(item: Content): Promise<string> {
+      const key = ownBodyKey(item);
+      if (!key || !deps.storage) return "";
+      const object = await deps.storage.get(key);
+      if (!object) {
+        deps.logger?.warn({ contentId: item.id, key }, "content body object missing");
+        return "";
+      }
+      return new TextDecoder().decode(object.body);
+    },
+
     /** After a delete: the item's own body object goes too. */
     async removed(item: Content): Promise<void> {
       const key = ownBodyKey(item);

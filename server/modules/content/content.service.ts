@@ -12,7 +12,13 @@
  * - writes (GraphQL): content writers; anything published (or becoming so) needs content:publish.
  */
 import type { Kysely } from "kysely";
-import { canPublishContent, canWriteContent, PUBLISHED_STATUS, parseTier } from "../../../core/index.ts";
+import {
+  canPublishContent,
+  canWriteContent,
+  PUBLISHED_STATUS,
+  parseTier,
+  workflowStateOf,
+} from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
 import {
   type FilterFields,
@@ -24,6 +30,7 @@ import {
 import { keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
 import { BadInputError, ForbiddenError, NotFoundError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { signObjectGet, storageActorOf } from "../../storage/sign-object.ts";
@@ -57,6 +64,7 @@ import type {
 } from "./content.types.ts";
 import { createContentBodies } from "./content-bodies.ts";
 import { createContentCategoryRepo } from "./content-category.repo.ts";
+import { createContentHistoryRepo } from "./content-history.repo.ts";
 import {
   type ContentView,
   chooseTemplate,
@@ -66,11 +74,30 @@ import {
   summarizeContent,
   viewContent,
 } from "./content-projection.ts";
+import {
+  type AllowedTransition,
+  checkCategoryExists,
+  decideOrThrow,
+  explainConflict,
+  refuseWorkflowFields,
+  transitionForStatus,
+} from "./content-saves.ts";
 import { isVisible, seesUnpublished, visibleSql } from "./readable-sql.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
 
 export type { ContentView } from "./content-projection.ts";
+
+/** How a save is made: over REST (`transitionsOnly`) the workflow moves only through transitions. */
+export interface SaveOptions {
+  transitionsOnly?: boolean;
+}
+
+/** A saved row and the body source saved with it (the studio answers both). */
+export interface SavedContent {
+  item: Content;
+  body: string;
+}
 
 const RENDER_CACHE_LIMIT = 500;
 const CONTENT = "content";
@@ -230,6 +257,7 @@ export function createContentService(deps: ContentServiceDeps) {
   const media = deps.media ?? createMediaService(deps);
   const warn = (details: object, message: string) => deps.logger?.warn(details, message);
   const renderCache = new Map<string, RenderedMarkdown>();
+  const history = createContentHistoryRepo(db);
 
   /**
    * Names shown on items (category labels by slug, author names by user id), reused for at most
@@ -391,15 +419,139 @@ export function createContentService(deps: ContentServiceDeps) {
     }
   }
 
+  /** Records an allowed transition of `item` (already stored in its new state) as a workflow event. */
+  async function recordTransition(
+    executor: Kysely<DB>,
+    item: Content,
+    change: AllowedTransition,
+    actorId: string | null,
+    at: Date,
+    notes: string | null,
+  ) {
+    return createContentHistoryRepo(executor).addEvent({
+      contentId: item.id,
+      action: change.action,
+      fromState: change.from,
+      toState: change.to,
+      actorId,
+      at: at.toISOString(),
+      notes,
+      publishedAt: change.publishedAt ? change.publishedAt.toISOString() : null,
+    });
+  }
+
+  /** `create`, answering the stored row and the body source saved with it. */
+  async function createItem(actor: Actor, input: unknown, options: SaveOptions = {}): Promise<SavedContent> {
+    const userId = requireWriter(actor);
+    refuseServerChosenFields(input, "input", true);
+    refuseWorkflowFields(input, { transitionsOnly: options.transitionsOnly === true, current: null });
+    const { body, ...fields } = parseInput(contentCreateSchema, input, "input");
+    const at = new Date(now());
+    const change = transitionForStatus(actor, "draft", "draft", fields.status, fields.publishedAt, at);
+    await checkStructuredDataMedia(actor, fields.structuredData, null, media);
+    await checkCategoryExists(db, fields);
+    const created = await inTransaction(db, async (trx) => {
+      const row = await createContentRepo(trx, deps.hooks).create({
+        ...(fields as ContentPatch & { title: string; slug: string }),
+        status: change?.status ?? "draft",
+        workflowStatus: change?.to ?? "draft",
+        ...(change?.publishedAt ? { publishedAt: change.publishedAt } : {}),
+        authorId: userId,
+        lastEditedBy: userId,
+      });
+      if (change) await recordTransition(trx, row, change, userId, at, null);
+      return row;
+    }).catch(async (error) => {
+      throw await explainConflict(db, "", error);
+    });
+    let stored = created;
+    if (body !== undefined) {
+      try {
+        stored = await bodies.write(created, body);
+      } catch (error) {
+        await repo.delete(created.id);
+        throw error;
+      }
+    }
+    await history.addVersion(stored, body ?? "", userId);
+    return { item: stored, body: body ?? "" };
+  }
+
+  /** `update`, answering the stored row and its body source; `note` is kept with the version. */
+  async function updateItem(
+    actor: Actor,
+    id: string,
+    version: number,
+    input: unknown,
+    options: SaveOptions & { note?: string } = {},
+  ): Promise<SavedContent> {
+    const userId = requireWriter(actor);
+    if (!Number.isSafeInteger(version) || version < 1) {
+      throw new BadInputError("version must be the positive whole number last read", {
+        field: { version: "expected the positive whole number last read" },
+      });
+    }
+    refuseServerChosenFields(input, "input", true);
+    const current = await repo.getById(id);
+    if (!isVisible(actor, current)) throw new NotFoundError("content", id);
+    refuseWorkflowFields(input, { transitionsOnly: options.transitionsOnly === true, current });
+    const { body, ...fields } = parseInput(contentWriteSchema, input, "input");
+    const at = new Date(now());
+    const from = workflowStateOf(current);
+    const givenAt = fields.publishedAt === undefined ? current.publishedAt : fields.publishedAt;
+    let change = transitionForStatus(actor, from, current.status, fields.status, givenAt, at);
+    if (!change && from === "scheduled" && fields.publishedAt !== undefined) {
+      // A new time for a scheduled item reschedules it: the publishers' decision, in the future.
+      const same =
+        fields.publishedAt !== null &&
+        current.publishedAt !== null &&
+        new Date(fields.publishedAt).getTime() === new Date(current.publishedAt).getTime();
+      if (!same)
+        change = decideOrThrow(
+          actor,
+          from,
+          { action: "schedule", at: fields.publishedAt, now: at },
+          "publishedAt",
+        );
+    }
+    if (current.status === PUBLISHED_STATUS || change?.to === "published") {
+      requirePublisher(actor, "changing published content");
+    }
+    await checkStructuredDataMedia(actor, fields.structuredData, current.structuredData, media);
+    await checkCategoryExists(db, fields);
+    const updated = await inTransaction(db, async (trx) => {
+      const row = await createContentRepo(trx, deps.hooks).update(id, version, {
+        ...(fields as ContentPatch),
+        ...(change
+          ? {
+              status: change.status,
+              workflowStatus: change.to,
+              ...(change.publishedAt ? { publishedAt: change.publishedAt } : {}),
+            }
+          : {}),
+        lastEditedBy: userId,
+      });
+      if (change) await recordTransition(trx, row, change, userId, at, null);
+      return row;
+    }).catch(async (error) => {
+      throw await explainConflict(db, id, error);
+    });
+    // The body is the item's own: written at its key, or moved there when tier, category or
+    // slug changed (never left readable under a lower tier's path).
+    const stored =
+      body === undefined
+        ? await bodies.follow(current, updated)
+        : await bodies.write(updated, body, ownBodyKey(current));
+    const source = body ?? (await bodies.read(stored));
+    await history.addVersion(stored, source, userId, options.note ?? null);
+    return { item: stored, body: source };
+  }
+
   /** The visibility rule as keyset-page conditions. */
   const visibility = (actor: Actor) => {
     const condition = visibleSql(actor);
     return condition ? [condition] : [];
   };
-
-  /** A published item needs a publication time: now, unless the writer gave one. */
-  const publishedAtFor = (status: string | undefined, current: string | null | undefined, given: unknown) =>
-    status === PUBLISHED_STATUS && !current && !given ? new Date(now()).toISOString() : undefined;
 
   return {
     sections: () => [...SECTIONS],
@@ -617,56 +769,28 @@ export function createContentService(deps: ContentServiceDeps) {
       return { items: page.items.map((i) => viewContent(actor, i)), nextCursor: page.nextCursor };
     },
 
-    async create(actor: Actor, input: unknown): Promise<ContentView> {
-      const userId = requireWriter(actor);
-      refuseServerChosenFields(input, "input", true);
-      const { body, ...fields } = parseInput(contentCreateSchema, input, "input");
-      if (fields.status === PUBLISHED_STATUS) requirePublisher(actor, "creating published content");
-      await checkStructuredDataMedia(actor, fields.structuredData, null, media);
-      const publishedAt = publishedAtFor(fields.status, null, fields.publishedAt);
-      const created = await repo.create({
-        ...(fields as ContentPatch & { title: string; slug: string }),
-        ...(publishedAt ? { publishedAt } : {}),
-        authorId: userId,
-        lastEditedBy: userId,
-      });
-      if (body === undefined) return viewContent(actor, created);
-      try {
-        return viewContent(actor, await bodies.write(created, body));
-      } catch (error) {
-        await repo.delete(created.id);
-        throw error;
-      }
+    /**
+     * Creates an item (a draft unless a publisher sends another `status`: see `transitionForStatus`)
+     * and stores its first version. `transitionsOnly` (REST): a `status` other than draft is
+     * refused, the workflow moves through transitions.
+     */
+    async create(actor: Actor, input: unknown, options: SaveOptions = {}): Promise<ContentView> {
+      return viewContent(actor, (await createItem(actor, input, options)).item);
     },
 
-    /** Applies `input` when the stored version is still `version`; stale → ConflictError. */
-    async update(actor: Actor, id: string, version: number, input: unknown): Promise<ContentView> {
-      const userId = requireWriter(actor);
-      if (!Number.isSafeInteger(version) || version < 1) {
-        throw new BadInputError("version must be the positive whole number last read");
-      }
-      refuseServerChosenFields(input, "input", true);
-      const { body, ...fields } = parseInput(contentWriteSchema, input, "input");
-      const current = await repo.getById(id);
-      if (!isVisible(actor, current)) throw new NotFoundError("content", id);
-      if (current.status === PUBLISHED_STATUS || fields.status === PUBLISHED_STATUS) {
-        requirePublisher(actor, "changing published content");
-      }
-      await checkStructuredDataMedia(actor, fields.structuredData, current.structuredData, media);
-      const publishedAt = publishedAtFor(fields.status, current.publishedAt, fields.publishedAt);
-      const updated = await repo.update(id, version, {
-        ...(fields as ContentPatch),
-        ...(publishedAt ? { publishedAt } : {}),
-        lastEditedBy: userId,
-      });
-      // The body is the item's own: written at its key, or moved there when tier, category or
-      // slug changed (never left readable under a lower tier's path).
-      const stored =
-        body === undefined
-          ? await bodies.follow(current, updated)
-          : await bodies.write(updated, body, ownBodyKey(current));
-      return viewContent(actor, stored);
+    /** Applies `input` when the stored version is still `version`; stale → STALE_VERSION. */
+    async update(
+      actor: Actor,
+      id: string,
+      version: number,
+      input: unknown,
+      options: SaveOptions = {},
+    ): Promise<ContentView> {
+      return viewContent(actor, (await updateItem(actor, id, version, input, options)).item);
     },
+
+    createItem,
+    updateItem,
 
     /** Deletes an item (at `version` when given); a published one needs content:publish. */
     async delete(actor: Actor, id: string, version?: number | null): Promise<ContentView> {
@@ -674,7 +798,9 @@ export function createContentService(deps: ContentServiceDeps) {
       const current = await repo.getById(id);
       if (!isVisible(actor, current)) throw new NotFoundError("content", id);
       if (current.status === PUBLISHED_STATUS) requirePublisher(actor, "deleting published content");
-      const deleted = await repo.delete(id, version ?? undefined);
+      const deleted = await repo.delete(id, version ?? undefined).catch(async (error) => {
+        throw await explainConflict(db, id, error);
+      });
       if (!deleted) throw new NotFoundError("content", id);
       await bodies.removed(current);
       return viewContent(actor, current);
