@@ -21,6 +21,7 @@ import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentModelServices } from "./modules/content/content-models.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
+import { startContentScheduler } from "./modules/content/content-scheduler.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
@@ -297,6 +298,15 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       onError: (error) => logger.warn({ err: error }, "content revision check failed"),
     });
 
+    // Scheduled items go live at their time on whichever process gets there first (unref'd timer).
+    const contentScheduler = startContentScheduler({
+      db: database.db,
+      now: authSecurity.now,
+      hooks: searchIndexer.contentHooks,
+      logger,
+      intervalMs: 1000,
+    });
+
     return {
       env,
       logger,
@@ -324,6 +334,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       }),
       close: async () => {
         revisionWatcher.stop();
+        await contentScheduler.stop();
         await rateLimits.close();
         await repositoryRefresh.stop();
         indexing.abort();

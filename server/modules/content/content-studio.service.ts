@@ -116,7 +116,11 @@ export function createContentStudioService(deps: ContentStudioDeps) {
    * The item for a writer. Reads answer 404 to anyone else (the studio does not say what exists);
    * changes (`change`) answer 401 to visitors and 403 to other users, like every content write.
    */
-  async function itemFor(actor: Actor, id: string, change = false): Promise<{ item: Content; userId: string }> {
+  async function itemFor(
+    actor: Actor,
+    id: string,
+    change = false,
+  ): Promise<{ item: Content; userId: string }> {
     if (!change && (actor.kind !== "user" || !canWriteContent(actor.access))) {
       throw new NotFoundError("content", id);
     }
