@@ -12,6 +12,7 @@ import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
+import { registerContentWriteApi } from "./content-write-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
@@ -24,6 +25,7 @@ import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
+import { registerStudioApi } from "./studio-api.ts";
 import { allowedOrigins, errorResponse, fail, readLimited, tooLargeMessage } from "./toolkit.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
@@ -242,6 +244,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
+  registerContentWriteApi(app, runtime); // POST/PATCH/DELETE /api/content, workflow, versions
+  registerStudioApi(app, runtime); // /api/studio/*: content writers
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
