@@ -5,17 +5,17 @@ import { PERSONA_NAMES, PERSONAS } from "./test-personas.ts";
 
 /**
  * Written by hand (decision 009). Columns: visitor, free, basic, pro, enterprise, business
- * (org-acme-admin), manager, admin (app-admin), owner (app-owner).
+ * (org-acme-admin), manager, admin (app-admin), owner (app-owner), writer (ContentCreator).
  * A = allowed, U = sign in (401), M = missing permission (403), S = missing scope (403).
  */
 const EXPECTED: Record<AdminOperationName, string> = {
-  "service-credentials.list": "U M M M M S M A A",
-  "service-credentials.create": "U M M M M S M A A",
-  "service-credentials.revoke": "U M M M M S M A A",
-  "repositories.manage": "U M M M M S M A A",
-  "diagnostics.read": "U M M M M S M A A",
-  "users.unlock": "U M M M M A M A A",
-  "organisation.figures": "U M M M M A M A A",
+  "service-credentials.list": "U M M M M S M A A M",
+  "service-credentials.create": "U M M M M S M A A M",
+  "service-credentials.revoke": "U M M M M S M A A M",
+  "repositories.manage": "U M M M M S M A A M",
+  "diagnostics.read": "U M M M M S M A A M",
+  "users.unlock": "U M M M M A M A A M",
+  "organisation.figures": "U M M M M A M A A M",
 };
 
 const code = (d: ReturnType<typeof adminAccess>) =>

@@ -136,6 +136,7 @@ describe("the registry", () => {
     const open = "open - - -";
     const signedIn = "auth - - -";
     const managers = "auth - ContentManager|AdminUser|SuperUser -";
+    const writers = "auth - ContentCreator|Editor|ContentManager|AdminUser|SuperUser -";
     const admins = "auth - AdminUser|SuperUser -";
     const superOnly = "auth - SuperUser -";
     expect(got).toEqual({
@@ -167,8 +168,8 @@ describe("the registry", () => {
       "/individual/dashboard": signedIn,
       "/business/dashboard": "auth - - business",
       "/business/profile": "auth - - business",
-      "/content": managers,
-      "/create": managers,
+      "/content": writers,
+      "/create": writers,
       "/moderate": managers,
       "/admin": admins,
       "/admin/overview": admins,

@@ -10,8 +10,11 @@
  */
 import type { AdminScope } from "./admin-scope.ts";
 import type { AccountType } from "./claims.ts";
-import type { RoutingRole } from "./roles.ts";
+import type { Role, RoutingRole } from "./roles.ts";
 import type { Tier } from "./tiers.ts";
+
+/** A role a route may name: a routing role or a raw role (decision 018). */
+export type RouteRole = RoutingRole | Role;
 
 export type RouteCategory =
   | "public"
@@ -30,8 +33,11 @@ export interface RouteDefinition {
   /** Needs a signed-in user. A route with rolesAllowed, minTier or accountTypes needs one too. */
   auth: boolean;
   minTier?: Tier;
-  /** Any one of these routing roles opens the route. */
-  rolesAllowed?: RoutingRole[];
+  /**
+   * Any one of these roles opens the route: routing roles, or raw roles (an AccessContext's
+   * `roles` holds both), such as the content writers' ContentCreator and Editor.
+   */
+  rolesAllowed?: RouteRole[];
   /** Only these account types may open the route (the business hub). */
   accountTypes?: AccountType[];
   /**
@@ -62,6 +68,8 @@ export const NOT_FOUND_PATH = "/404";
 export const CONTENT_MANAGEMENT_PATH = "/content";
 
 const MANAGERS: RoutingRole[] = ["ContentManager", "AdminUser", "SuperUser"];
+/** Everyone who writes content (core `canWriteContent`): the studio's screens (decision 018). */
+const WRITERS: RouteRole[] = ["ContentCreator", "Editor", ...MANAGERS];
 const ADMINS: RoutingRole[] = ["AdminUser", "SuperUser"];
 const SUPER: RoutingRole[] = ["SuperUser"];
 
@@ -369,7 +377,7 @@ const REGISTRY: RouteDefinition[] = [
     label: "Content",
     description: "Find, edit and publish content.",
     auth: true,
-    rolesAllowed: [...MANAGERS],
+    rolesAllowed: [...WRITERS],
     category: "content-management",
     showInSidebar: true,
     icon: "Files",
@@ -379,7 +387,7 @@ const REGISTRY: RouteDefinition[] = [
     label: "Create",
     description: "Write a new article, course, video or page.",
     auth: true,
-    rolesAllowed: [...MANAGERS],
+    rolesAllowed: [...WRITERS],
     category: "content-management",
     showInSidebar: true,
     icon: "FilePlus",

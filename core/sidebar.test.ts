@@ -207,6 +207,14 @@ describe("sidebarSections per persona", () => {
       SYSTEM,
       SIGNED_IN,
     ],
+    // A content writer opens the studio (decision 018), not moderation.
+    writer: [
+      PUBLIC,
+      "upgrade: /dashboard/reports",
+      "account: /dashboard /profile /subscription /settings",
+      "management: /content /create",
+      SIGNED_IN,
+    ],
   };
   for (const [name, sections] of Object.entries(expected)) {
     it(name, () => {

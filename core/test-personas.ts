@@ -21,6 +21,7 @@ export const PERSONA_NAMES = [
   "manager",
   "admin",
   "owner",
+  "writer",
 ] as const;
 export type PersonaName = (typeof PERSONA_NAMES)[number];
 
@@ -86,6 +87,14 @@ export const PERSONA_CLAIMS: Readonly<Record<Exclude<PersonaName, "visitor">, Cl
     email: "owner@demo.local",
     given_name: "Owen",
     "cognito:groups": ["app-owner"],
+  },
+  writer: {
+    sub: "8192a3b4-wri-4000-8000-000000000009",
+    email: "writer@demo.local",
+    given_name: "Wren",
+    "cognito:groups": ["individual-free", "ContentCreator"],
+    "custom:tier": "free",
+    "custom:account_type": "individual",
   },
 };
 

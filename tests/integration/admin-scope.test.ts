@@ -29,7 +29,7 @@ interface Row {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string | ((f: Fixtures) => string);
   body?: unknown;
-  /** visitor free basic pro enterprise business manager admin owner */
+  /** visitor free basic pro enterprise business manager admin owner writer */
   expected: string;
 }
 
@@ -39,114 +39,114 @@ const TABLE: Record<string, Row> = {
   "list service credentials": {
     method: "GET",
     path: "/api/admin/service-credentials",
-    expected: "401 403 403 403 403 403 403 200 200",
+    expected: "401 403 403 403 403 403 403 200 200 403",
   },
   "create a content:read:all service credential": {
     method: "POST",
     path: "/api/admin/service-credentials",
     body: { name: "probe", scopes: ["content:read:all"] },
-    expected: "401 403 403 403 403 403 403 201 201",
+    expected: "401 403 403 403 403 403 403 201 201 403",
   },
   "create a service credential with a bad body": {
     method: "POST",
     path: "/api/admin/service-credentials",
     body: { name: "probe", scopes: ["user:manage"] },
-    expected: "401 403 403 403 403 403 403 400 400",
+    expected: "401 403 403 403 403 403 403 400 400 403",
   },
   "revoke a service credential": {
     method: "DELETE",
     path: "/api/admin/service-credentials/no-such-credential",
-    expected: "401 403 403 403 403 403 403 404 404",
+    expected: "401 403 403 403 403 403 403 404 404 403",
   },
   "unlock a member of Acme": {
     method: "POST",
     path: (f) => `/api/admin/users/${f.businessId}/unlock`,
     body: {},
-    expected: "401 403 403 403 403 200 403 200 200",
+    expected: "401 403 403 403 403 200 403 200 200 403",
   },
   "unlock someone outside Acme": {
     method: "POST",
     path: (f) => `/api/admin/users/${f.freeId}/unlock`,
     body: {},
-    expected: "401 403 403 403 403 404 403 200 200",
+    expected: "401 403 403 403 403 404 403 200 200 403",
   },
   "list repositories (admin)": {
     method: "GET",
     path: "/api/admin/repositories",
-    expected: "401 403 403 403 403 403 403 200 200",
+    expected: "401 403 403 403 403 403 403 200 200 403",
   },
   "add a repository": {
     method: "POST",
     path: "/api/admin/repositories",
     body: {},
-    expected: "401 403 403 403 403 403 403 400 400",
+    expected: "401 403 403 403 403 403 403 400 400 403",
   },
   "change a repository": {
     method: "PATCH",
     path: "/api/admin/repositories/no-such-repository",
     body: { version: 1 },
-    expected: "401 403 403 403 403 403 403 404 404",
+    expected: "401 403 403 403 403 403 403 404 404 403",
   },
   "sync a repository": {
     method: "POST",
     path: "/api/admin/repositories/no-such-repository/sync",
     body: {},
-    expected: "401 403 403 403 403 403 403 404 404",
+    expected: "401 403 403 403 403 403 403 404 404 403",
   },
   "delete a repository": {
     method: "DELETE",
     path: "/api/admin/repositories/no-such-repository",
-    expected: "401 403 403 403 403 403 403 404 404",
+    expected: "401 403 403 403 403 403 403 404 404 403",
   },
   "add a repository category": {
     method: "POST",
     path: "/api/admin/repository-categories",
     body: {},
-    expected: "401 403 403 403 403 403 403 400 400",
+    expected: "401 403 403 403 403 403 403 400 400 403",
   },
   "change a repository category": {
     method: "PATCH",
     path: "/api/admin/repository-categories/no-such-category",
     body: { version: 1 },
-    expected: "401 403 403 403 403 403 403 404 404",
+    expected: "401 403 403 403 403 403 403 404 404 403",
   },
   "mint an ID token": {
     method: "POST",
     path: "/api/account/token",
     body: {},
-    expected: "401 200 200 200 200 200 200 200 200",
+    expected: "401 200 200 200 200 200 200 200 200 200",
   },
   "list own API keys": {
     method: "GET",
     path: "/api/account/api-keys",
-    expected: "401 200 200 200 200 200 200 200 200",
+    expected: "401 200 200 200 200 200 200 200 200 200",
   },
   "create an API key": {
     method: "POST",
     path: "/api/account/api-keys",
     body: { name: "probe", scopes: ["content:read"] },
-    expected: "401 201 201 201 201 201 201 201 201",
+    expected: "401 201 201 201 201 201 201 201 201 201",
   },
   "revoke an API key that is not yours": {
     method: "DELETE",
     path: "/api/account/api-keys/no-such-key",
-    expected: "401 404 404 404 404 404 404 404 404",
+    expected: "401 404 404 404 404 404 404 404 404 404",
   },
   "exchange a wrong client secret": {
     method: "POST",
     path: "/api/auth/service-token",
     body: { grant_type: "client_credentials", client_id: "svc_000000000000000000000000", client_secret: "x" },
-    expected: "401 401 401 401 401 401 401 401 401",
+    expected: "401 401 401 401 401 401 401 401 401 401",
   },
   "read the public keys": {
     method: "GET",
     path: "/api/auth/jwks",
-    expected: "200 200 200 200 200 200 200 200 200",
+    expected: "200 200 200 200 200 200 200 200 200 200",
   },
   "read the public keys (well-known)": {
     method: "GET",
     path: "/.well-known/jwks.json",
-    expected: "200 200 200 200 200 200 200 200 200",
+    expected: "200 200 200 200 200 200 200 200 200 200",
   },
 };
 

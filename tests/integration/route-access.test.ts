@@ -24,10 +24,22 @@ const only = (...allowed: Persona[]): Record<Persona, Outcome> =>
   Object.fromEntries(
     PERSONAS.map((p) => [p, p === "visitor" ? 302 : allowed.includes(p) ? 200 : 403]),
   ) as Record<Persona, Outcome>;
-const SIGNED_IN: Persona[] = ["free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner"];
+const SIGNED_IN: Persona[] = [
+  "free",
+  "basic",
+  "pro",
+  "enterprise",
+  "business",
+  "manager",
+  "admin",
+  "owner",
+  "writer",
+];
 // The business demo account administers its organisation (org-acme-admin), which the spec maps to Admin.
 const MANAGERS: Persona[] = ["business", "manager", "admin", "owner"];
 const ADMINS: Persona[] = ["business", "admin", "owner"];
+// The studio's screens open to every content writer (decision 018); moderation stays with managers.
+const WRITERS: Persona[] = [...MANAGERS, "writer"];
 // Platform-scoped admin screens refuse organisation admins (decision 009).
 const PLATFORM_ADMINS: Persona[] = ["admin", "owner"];
 
@@ -62,8 +74,8 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/dashboard/reports", only("basic", "pro", "enterprise", "business", "manager", "admin", "owner")],
   ["/business/dashboard", only("business")],
   ["/business/profile", only("business")],
-  ["/content", only(...MANAGERS)],
-  ["/create", only(...MANAGERS)],
+  ["/content", only(...WRITERS)],
+  ["/create", only(...WRITERS)],
   ["/moderate", only(...MANAGERS)],
   ["/admin", only(...ADMINS)],
   ["/admin/overview", only(...PLATFORM_ADMINS)],

@@ -16,7 +16,7 @@ import {
   type AdminScope,
   ENROL_MFA_PATH,
   matchRoute,
-  type RoutingRole,
+  type RouteRole,
 } from "../../../core/index.ts";
 import type { ForbiddenPayload } from "../../lib/guard.server.ts";
 import { Button, buttonClass } from "../ui/button.tsx";
@@ -32,7 +32,8 @@ function Centered({ icon, children }: { icon: ReactNode; children: ReactNode }) 
   );
 }
 
-const ROLE_NAMES: Record<RoutingRole, string> = {
+const ROLE_NAMES: Partial<Record<RouteRole, string>> = {
+  ContentCreator: "Content Creator",
   ContentManager: "Content Manager",
   AdminUser: "Admin",
   SuperUser: "Super Admin",

@@ -7,7 +7,7 @@ export const DEMO_PASSWORD = "Demo-Passw0rd!";
 export type DemoTier = "free" | "basic" | "pro" | "enterprise" | "business";
 
 export interface DemoAccount {
-  key: "free" | "basic" | "pro" | "enterprise" | "business" | "manager" | "admin" | "owner";
+  key: "free" | "basic" | "pro" | "enterprise" | "business" | "manager" | "admin" | "owner" | "writer";
   email: string;
   username: string;
   name: string;
@@ -119,6 +119,18 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     description: "Super administrator (app-owner)",
     totpSecret: "LUMENOWNER222222",
     backupCodes: demoBackupCodes("owner"),
+  },
+  {
+    key: "writer",
+    email: "writer@demo.local",
+    username: "writer",
+    name: "Wren Writer",
+    accountType: "individual",
+    groups: ["individual-free", "ContentCreator"],
+    subscriptionTier: "free",
+    description: "Content creator: writes and submits for review, cannot publish (Free plan)",
+    totpSecret: "LUMENWRITER22222",
+    backupCodes: demoBackupCodes("writer"),
   },
 ];
 
