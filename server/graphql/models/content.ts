@@ -1,7 +1,8 @@
 /**
  * Content (spec §3) in the data API: the type, its filter and inputs, getContent, listContents,
- * the six list-by-key queries, createContent, updateContent, deleteContent. Resolvers are thin:
- * every rule is in `server/modules/content/content.service.ts`.
+ * the six list-by-key queries, createContent, updateContent, deleteContent, and the studio's
+ * transitionContent, restoreContentVersion, contentVersions and contentHistory. Resolvers are thin:
+ * every rule is in `server/modules/content/content.service.ts` and `content-studio.service.ts`.
  */
 import { readableBodyLink } from "../../modules/content/body-links.ts";
 import {
@@ -9,6 +10,8 @@ import {
   CONTENT_KEY_LISTS,
   type ContentKeyList,
 } from "../../modules/content/content.service.ts";
+import type { ContentView } from "../../modules/content/content-projection.ts";
+import type { VersionSummary, WorkflowEvent } from "../../modules/content/studio.types.ts";
 import {
   builder,
   connectionType,
@@ -273,5 +276,92 @@ builder.mutationFields((t) => ({
     description: "Deletes the record (at `version` when given; a stale one is a CONFLICT) and returns it.",
     args: { id: t.arg.id({ required: true }), version: t.arg.int() },
     resolve: (_root, args, ctx) => ctx.services.content.contents.delete(ctx.actor, args.id, args.version),
+  }),
+}));
+
+// The studio's workflow and versions (decision 017): the same operations as REST's
+// /api/content/{id}/transitions, /history, /versions and /restore, for content writers.
+
+const WorkflowEventRef = builder.objectRef<WorkflowEvent>("ContentWorkflowEvent").implement({
+  description: "One workflow transition of a content item, with who and when (auto_publish: its time came).",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    action: t.exposeString("action"),
+    from: t.exposeString("from"),
+    to: t.exposeString("to"),
+    actorId: t.exposeString("actorId", { nullable: true }),
+    actorName: t.exposeString("actorName", { nullable: true }),
+    at: t.expose("at", { type: "DateTime" }),
+    notes: t.exposeString("notes", { nullable: true }),
+    publishedAt: t.expose("publishedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+const ContentVersionRef = builder.objectRef<VersionSummary>("ContentVersion").implement({
+  description: "One saved version of a content item (every create, update and restore keeps one).",
+  fields: (t) => ({
+    version: t.exposeInt("version"),
+    authorId: t.exposeString("authorId", { nullable: true }),
+    authorName: t.exposeString("authorName", { nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    title: t.exposeString("title"),
+    note: t.exposeString("note", { nullable: true }),
+  }),
+});
+
+const ContentTransitionRef = builder
+  .objectRef<{ item: ContentView; event: WorkflowEvent }>("ContentTransition")
+  .implement({
+    fields: (t) => ({
+      item: t.field({ type: ContentRef, resolve: (r) => r.item }),
+      event: t.field({ type: WorkflowEventRef, resolve: (r) => r.event }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  contentVersions: t.field({
+    type: [ContentVersionRef],
+    description: "The item's saved versions, newest first (content writers).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.content.studio.versions(ctx.actor, args.id),
+  }),
+  contentHistory: t.field({
+    type: [WorkflowEventRef],
+    description: "The item's workflow transitions, newest first (content writers).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.content.studio.history(ctx.actor, args.id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  transitionContent: t.field({
+    type: ContentTransitionRef,
+    description:
+      "Moves the item through the workflow (submit, request_changes, approve, schedule, unschedule, publish, archive, restore) when the stored version is still `version`.",
+    args: {
+      id: t.arg.id({ required: true }),
+      action: t.arg.string({ required: true }),
+      version: t.arg.int({ required: true, description: "The version last read" }),
+      at: t.arg({ type: "DateTime", description: "schedule: when to publish (in the future)" }),
+      notes: t.arg.string({ description: "Reviewer notes (required by request_changes)" }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.content.studio.transition(ctx.actor, args.id, {
+        action: args.action,
+        version: args.version,
+        ...(args.at ? { at: new Date(args.at as string | Date).toISOString() } : {}),
+        ...(args.notes != null ? { notes: args.notes } : {}),
+      }),
+  }),
+  restoreContentVersion: t.field({
+    type: ContentRef,
+    description: "Saves version `from`'s fields and body as a new version (the workflow state stays).",
+    args: {
+      id: t.arg.id({ required: true }),
+      from: t.arg.int({ required: true }),
+      version: t.arg.int({ required: true, description: "The version last read" }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.content.studio.restore(ctx.actor, args.id, { from: args.from, version: args.version }),
   }),
 }));
