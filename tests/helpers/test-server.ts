@@ -16,6 +16,8 @@ export const DIALECTS: DialectName[] = testDialects();
 export interface TestServer extends RunningServer {
   dialect: DialectName;
   dataDir: string;
+  /** The PostgreSQL database URL ("" for SQLite, whose file is in `dataDir`). */
+  databaseUrl: string;
 }
 
 /** A fresh PostgreSQL database on the TEST_DATABASE_URL server; returns its URL and a drop function. */
@@ -40,20 +42,26 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop(
   };
 }
 
-/** The production build served on a random port with a fresh data folder and database, demo data seeded. */
+/**
+ * The production build served on a random port with a fresh data folder and database, demo data
+ * seeded. `shareWith`: a second app process on the same database and data folder (several
+ * processes behind one load balancer); closing it leaves both to the first server.
+ */
 export async function startTestServer(
   dialect: DialectName,
   extraEnv: Record<string, string> = {},
-  options: { now?: () => number; logger?: Logger } = {},
+  options: { now?: () => number; logger?: Logger; shareWith?: TestServer } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-int-"));
-  const database = dialect === "postgres" ? await createTestPostgresDatabase() : null;
+  const shared = options.shareWith;
+  const dataDir = shared?.dataDir ?? mkdtempSync(path.join(tmpdir(), "lumen-int-"));
+  const database = shared ? null : dialect === "postgres" ? await createTestPostgresDatabase() : null;
+  const databaseUrl = shared?.databaseUrl ?? database?.url ?? "";
   const env = parseEnv({
     NODE_ENV: "production",
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? "",
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: "silent",
     SEED_DEMO: "1",
     ...extraEnv,
@@ -63,8 +71,10 @@ export async function startTestServer(
     ...running,
     dialect,
     dataDir,
+    databaseUrl,
     close: async () => {
       await running.close();
+      if (shared) return;
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
