@@ -13,6 +13,8 @@ import { RAISED_RATE_LIMITS } from "../helpers/rate-limits.ts";
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { expectInertHtml, XSS_CORPUS } from "../helpers/xss-corpus.ts";
 
+/** The demo content manager's display name (shown as author and actor). */
+const MANAGER_NAME = "Lumen Hub Editorial";
 const PEOPLE = ["visitor", "free", "business", "writer", "manager", "admin", "owner"] as const;
 type Person = (typeof PEOPLE)[number];
 
@@ -315,7 +317,7 @@ describe.each(DIALECTS)("content studio (%s)", (dialect) => {
         "request_changes",
         "submit",
       ]);
-      expect(history.events[3]).toMatchObject({ actorName: "Morgan Manager", notes: "Shorter intro." });
+      expect(history.events[3]).toMatchObject({ actorName: MANAGER_NAME, notes: "Shorter intro." });
       for (const e of history.events) expect(Number.isNaN(Date.parse(e.at))).toBe(false);
       expect((await as("free", "GET", `/api/content/${id}/history`)).status).toBe(404);
     });
@@ -331,7 +333,7 @@ describe.each(DIALECTS)("content studio (%s)", (dialect) => {
         save("writer", "Writer's text."),
       ]);
       const answers = [
-        { person: "manager", text: "Manager's text.", name: "Morgan Manager", res: a },
+        { person: "manager", text: "Manager's text.", name: MANAGER_NAME, res: a },
         { person: "writer", text: "Writer's text.", name: "Wren Writer", res: b },
       ];
       expect(answers.map((x) => x.res.status).sort()).toEqual([200, 409]);
@@ -388,7 +390,7 @@ describe.each(DIALECTS)("content studio (%s)", (dialect) => {
         }>;
       }>(await as("writer", "GET", `/api/content/${id}/versions`));
       expect(versions.versions).toMatchObject([
-        { version: 2, authorName: "Morgan Manager", title: "Versioned, edited", note: null },
+        { version: 2, authorName: MANAGER_NAME, title: "Versioned, edited", note: null },
         { version: 1, authorName: "Wren Writer", title: "Versioned", note: null },
       ]);
 

@@ -71,6 +71,11 @@ const EXTRA_GROUPS = [
     precedence: 10,
     description: "Content managers: create, edit, publish and moderate.",
   },
+  {
+    name: "ContentCreator",
+    precedence: 12,
+    description: "Content creators: write, edit and submit content for review.",
+  },
   { name: "Business", precedence: 11, description: "Business accounts: shows the Business Hub." },
   {
     name: `org-${DEMO_ORGANIZATION.slug}`,

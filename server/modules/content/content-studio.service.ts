@@ -375,17 +375,16 @@ export function createContentStudioService(deps: ContentStudioDeps) {
           error: "Use lowercase letters, digits and single hyphens (at most 200 characters).",
         };
       }
-      const base = slug.replace(/-\d+$/, "");
       const taken = await db
         .selectFrom("content")
         .select(["slug", "id"])
-        .where((eb) => eb.or([eb("slug", "=", slug), eb("slug", "=", base), eb("slug", "like", `${base}-%`)]))
+        .where((eb) => eb.or([eb("slug", "=", slug), eb("slug", "like", `${slug}-%`)]))
         .execute();
       const used = new Set(taken.filter((r) => r.id !== exclude).map((r) => r.slug));
       if (!used.has(slug)) return { slug, available: true, suggestion: null };
       let n = 2;
-      while (used.has(`${base}-${n}`)) n++;
-      return { slug, available: false, suggestion: `${base}-${n}` };
+      while (used.has(`${slug}-${n}`)) n++;
+      return { slug, available: false, suggestion: `${slug}-${n}` };
     },
 
     /**
