@@ -24,6 +24,9 @@ const EXPECTED_INDEXES: Record<string, [string, string[], boolean]> = {
   content_categorySlug_publishedAt_idx: ["content", ["categorySlug", "publishedAt"], false],
   content_featured_publishedAt_idx: ["content", ["featured", "publishedAt"], false],
   content_publishedAt_idx: ["content", ["publishedAt", "id"], false],
+  // The scheduling job's look-up of due items and an item's workflow history (migration 021).
+  content_scheduled_idx: ["content", ["workflowStatus", "publishedEpoch"], false],
+  content_workflow_event_contentId_at_idx: ["content_workflow_event", ["contentId", "at"], false],
   content_category_slug_uidx: ["content_category", ["slug"], true],
   content_item_contentId_idx: ["content_item", ["contentId"], false],
   content_item_slug_idx: ["content_item", ["slug"], false],
