@@ -122,6 +122,17 @@ export function createContentHistoryRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Whether any version of the item is kept. */
+    async hasVersions(contentId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("content_version")
+        .select("id")
+        .where("contentId", "=", contentId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Every version of an item, newest first. */
     async listVersions(contentId: string): Promise<StoredVersion[]> {
       const rows = await db

@@ -32,39 +32,51 @@ export async function publishDueContent(deps: ContentSchedulerDeps): Promise<str
     .execute();
   const published: string[] = [];
   for (const item of due) {
-    const won = await inTransaction(deps.db, async (trx) => {
-      const at = new Date(nowMs).toISOString();
-      const result = await trx
-        .updateTable("content")
-        .set({ status: "published", workflowStatus: "published", updatedAt: at, updatedEpoch: nowMs })
-        .set((eb) => ({ version: eb("version", "+", 1) }))
-        .where("id", "=", item.id)
-        .where("workflowStatus", "=", "scheduled")
-        .where("publishedEpoch", "<=", nowMs)
-        .where("status", "<>", "published")
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false; // another process released it
-      await trx
-        .insertInto("content_workflow_event")
-        .values({
-          id: uuidv7(),
-          contentId: item.id,
-          action: "auto_publish",
-          fromState: "scheduled",
-          toState: "published",
-          actorId: null,
-          at,
-          notes: null,
-          publishedAt: item.publishedAt,
-        })
-        .execute();
-      await bumpContentRevision(trx);
-      await deps.hooks?.afterWrite?.({ kind: "upsert", id: item.id }, trx);
-      return true;
-    });
-    if (won) published.push(item.id);
+    if (await releaseIfDue(deps, item, nowMs)) published.push(item.id);
   }
   return published;
+}
+
+/**
+ * Publishes one scheduled item if it is still scheduled and due at `nowMs`: one conditional
+ * UPDATE, so of several processes that saw it due exactly one wins (true) and records the
+ * auto_publish event in the same transaction; the others change nothing (false).
+ */
+export async function releaseIfDue(
+  deps: Pick<ContentSchedulerDeps, "db" | "hooks">,
+  item: { id: string; publishedAt: string | null },
+  nowMs: number,
+): Promise<boolean> {
+  return inTransaction(deps.db, async (trx) => {
+    const at = new Date(nowMs).toISOString();
+    const result = await trx
+      .updateTable("content")
+      .set({ status: "published", workflowStatus: "published", updatedAt: at, updatedEpoch: nowMs })
+      .set((eb) => ({ version: eb("version", "+", 1) }))
+      .where("id", "=", item.id)
+      .where("workflowStatus", "=", "scheduled")
+      .where("publishedEpoch", "<=", nowMs)
+      .where("status", "<>", "published")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false; // another process released it
+    await trx
+      .insertInto("content_workflow_event")
+      .values({
+        id: uuidv7(),
+        contentId: item.id,
+        action: "auto_publish",
+        fromState: "scheduled",
+        toState: "published",
+        actorId: null,
+        at,
+        notes: null,
+        publishedAt: item.publishedAt,
+      })
+      .execute();
+    await bumpContentRevision(trx);
+    await deps.hooks?.afterWrite?.({ kind: "upsert", id: item.id }, trx);
+    return true;
+  });
 }
 
 export interface ContentScheduler {

@@ -519,6 +519,9 @@ export function createContentService(deps: ContentServiceDeps) {
     }
     await checkStructuredDataMedia(actor, fields.structuredData, current.structuredData, media);
     await checkCategoryExists(db, fields);
+    // An item written before versions were kept (the demo seed, imports) gets its state before
+    // this first save as a version of its own, so the first edit can be undone.
+    const baseline = (await history.hasVersions(id)) ? null : await bodies.read(current);
     const updated = await inTransaction(db, async (trx) => {
       const row = await createContentRepo(trx, deps.hooks).update(id, version, {
         ...(fields as ContentPatch),
@@ -543,6 +546,8 @@ export function createContentService(deps: ContentServiceDeps) {
         ? await bodies.follow(current, updated)
         : await bodies.write(updated, body, ownBodyKey(current));
     const source = body ?? (await bodies.read(stored));
+    if (baseline !== null)
+      await history.addVersion(current, baseline, current.lastEditedBy ?? current.authorId);
     await history.addVersion(stored, source, userId, options.note ?? null);
     return { item: stored, body: source };
   }
