@@ -9,7 +9,9 @@
  * - the body and what follows from it (key, size, checksum, media, links): only for readers who
  *   may read it — one projection, `content-projection.ts`;
  * - API keys and service credentials need `content:read` for every read;
- * - writes (GraphQL): content writers; anything published (or becoming so) needs content:publish.
+ * - writes (GraphQL, and REST through `content-studio.service.ts`): content writers; anything
+ *   published (or becoming so) needs content:publish; a `status` sent with a save is a workflow
+ *   transition (decision 017: a future publication time schedules), and every save keeps a version.
  */
 import type { Kysely } from "kysely";
 import {
