@@ -437,6 +437,45 @@ describe.each(DIALECTS)("content studio (%s)", (dialect) => {
     });
   });
 
+  describe("items written before versions were kept", () => {
+    it("a demo item's first save keeps its earlier state as a version, which can be restored", async () => {
+      const seeded = await server.runtime.database.db
+        .selectFrom("content")
+        .select(["id", "version", "title"])
+        .where("status", "=", "published")
+        .where("tier", "=", "Free")
+        .where("type", "=", "article")
+        .orderBy("slug")
+        .executeTakeFirstOrThrow();
+      const before = await json<{ item: Item }>(
+        await as("manager", "GET", `/api/studio/content/${seeded.id}`),
+      );
+      const v = seeded.version;
+      await json(
+        await as("manager", "PATCH", `/api/content/${seeded.id}`, {
+          version: v,
+          title: "Retitled",
+          body: "New text.",
+        }),
+      );
+      const versions = await json<{ versions: Array<{ version: number; title: string }> }>(
+        await as("manager", "GET", `/api/content/${seeded.id}/versions`),
+      );
+      expect(versions.versions.map((x) => [x.version, x.title])).toEqual([
+        [v + 1, "Retitled"],
+        [v, seeded.title],
+      ]);
+      const restored = await json<{ item: Item }>(
+        await as("manager", "POST", `/api/content/${seeded.id}/restore`, { from: v, version: v + 1 }),
+      );
+      expect(restored.item).toMatchObject({
+        title: seeded.title,
+        body: before.item.body,
+        state: "published",
+      });
+    });
+  });
+
   describe("bad input names the field, and nothing saved is lost", () => {
     const fieldOf = async (res: Response, status: number) => {
       const body = (await json<{ error: { code: string; field?: Record<string, string> } }>(res, status))
