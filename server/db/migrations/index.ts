@@ -20,6 +20,7 @@ import { migration as m015 } from "./015-media-objects.ts";
 import { migration as m017 } from "./017-session-family.ts";
 import { migration as m018 } from "./018-api-rate-limits.ts";
 import { migration as m020 } from "./020-phone-and-last-login.ts";
+import { migration as m022 } from "./022-media-details.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "017-session-family": m017,
   "018-api-rate-limits": m018,
   "020-phone-and-last-login": m020,
+  "022-media-details": m022,
 };
