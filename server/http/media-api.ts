@@ -31,6 +31,13 @@ export function registerMediaApi(
   const media = () => deps.services.contentModels.media;
   const handle = userHandler(deps);
 
+  // A refused upload is answered before its body has been read: the connection is closed after
+  // the answer, so no client sends its next request after the unread rest of this one.
+  app.use("/api/media", async (c, next) => {
+    await next();
+    if (c.req.method === "POST" && c.res.status >= 400) c.res.headers.set("Connection", "close");
+  });
+
   app.post(
     "/api/media",
     handle(
