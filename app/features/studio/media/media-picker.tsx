@@ -228,6 +228,7 @@ function MediaTile({ media, onPick }: { media: MediaItem; onPick(): void }) {
   const details = [
     formatBytes(media.size),
     media.width && media.height ? `${media.width}×${media.height}` : null,
+    new Date(media.createdAt).toLocaleDateString(undefined, { day: "numeric", month: "short" }),
   ].filter(Boolean);
   const Icon = media.kind === "captions" ? Captions : Film;
   return (

@@ -94,6 +94,12 @@ export function VideoPartsEditor({ item, fields, onFieldsChange }: VideoPartsEdi
           value={parts.contentUrl}
           onChoose={() => setPicking("contentUrl")}
           onRemove={() => write({ contentUrl: null })}
+          onDuration={(s) => {
+            // The file's own length fills an empty duration (the writer can still change it).
+            if (parts.durationS !== null || duration.trim()) return;
+            setDuration(formatClock(s));
+            write({ durationS: s });
+          }}
         />
         <MediaSlot
           label="Poster"
@@ -106,7 +112,7 @@ export function VideoPartsEditor({ item, fields, onFieldsChange }: VideoPartsEdi
 
       <Field
         label="Duration"
-        className="max-w-48"
+        className="max-w-64"
         value={duration}
         placeholder="4:30"
         inputMode="numeric"
@@ -294,22 +300,38 @@ function MediaSlot({
   value,
   onChoose,
   onRemove,
+  onDuration,
 }: {
   label: string;
   kind: "video" | "image";
   value: string | null;
   onChoose(): void;
   onRemove(): void;
+  /** The video's length in whole seconds, once its metadata has loaded. */
+  onDuration?(seconds: number): void;
 }) {
   const { media } = useMediaItem(value);
   const id = mediaIdOfRef(value);
-  const preview = kind === "image" && value ? (id ? `/api/media/${id}/file` : value) : null;
+  const src = value ? (id ? `/api/media/${id}/file` : value) : null;
   return (
     <div className="rounded-xl border border-line p-3">
       <p className="mb-2 text-sm font-medium">{label}</p>
       <div className="mb-3 flex aspect-video items-center justify-center overflow-hidden rounded-lg bg-sunken">
-        {preview ? (
-          <img src={preview} alt={media?.alt ?? ""} className="size-full object-cover" />
+        {src && kind === "image" ? (
+          <img src={src} alt={media?.alt ?? ""} className="size-full object-cover" />
+        ) : src ? (
+          // Muted, and only its first frame fetched until the writer plays it.
+          <video
+            src={src}
+            preload="metadata"
+            controls
+            muted
+            onLoadedMetadata={(e) => {
+              const length = e.currentTarget.duration;
+              if (Number.isFinite(length) && length > 0) onDuration?.(Math.round(length));
+            }}
+            className="size-full bg-black object-contain"
+          />
         ) : (
           <Film aria-hidden="true" className="size-8 text-ink-subtle" />
         )}
