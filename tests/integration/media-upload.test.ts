@@ -4,12 +4,12 @@
  * images, who may upload, paging, and an uploaded image shown in a body through `media:<id>`.
  * The same upload is run against S3 (s3rver) to take the multipart path.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { createContentRepo } from "../../server/modules/content/content.repo.ts";
 import type { MediaItem } from "../../server/modules/media/media.types.ts";
@@ -59,6 +59,7 @@ interface UploadOptions {
   name?: string;
   cookie?: string;
   origin?: string | null;
+  signal?: AbortSignal;
 }
 
 function uploader(baseUrl: () => string) {
@@ -72,6 +73,7 @@ function uploader(baseUrl: () => string) {
       method: "POST",
       headers,
       body: body as BodyInit,
+      signal: o.signal,
       ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
     } as RequestInit);
   };
@@ -253,6 +255,33 @@ describe.each(DIALECTS)("media uploads (%s)", (dialect) => {
     expect(streamedCaptions.status).toBe(413);
     expect((await streamedCaptions.json()).error.message).toMatch(/Caption files are limited to 1 MiB/);
     expect(await stored()).toEqual(before);
+  });
+
+  it("keeps nothing of an upload the client abandons halfway", async () => {
+    const before = await stored();
+    const controller = new AbortController();
+    let chunks = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        chunks += 1;
+        if (chunks === 1) c.enqueue(new Uint8Array(CLIP.subarray(0, 64)));
+        else if (chunks < 40) c.enqueue(new Uint8Array(64 * 1024));
+        else controller.abort();
+      },
+    });
+    await expect(
+      upload(body, { type: "video/webm", cookie: manager, signal: controller.signal }),
+    ).rejects.toThrow();
+    const folder = path.join(server.dataDir, "objects", "data", "media");
+    const leftovers = () => (existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(".tmp")) : []);
+    // The server notices the closed connection on its own schedule: wait for its clean-up.
+    await vi.waitFor(
+      async () => {
+        expect(leftovers()).toEqual([]);
+        expect(await stored()).toEqual(before);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it("requires alt text for images (400 naming alt)", async () => {

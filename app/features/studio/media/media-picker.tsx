@@ -69,7 +69,19 @@ export function MediaPicker({ kind, onPick, onClose }: MediaPickerProps) {
           <X aria-hidden="true" className="size-4" />
         </Button>
       </div>
-      <div role="tablist" aria-label="Media source" className="flex gap-1 border-b border-line px-4 sm:px-6">
+      <div
+        role="tablist"
+        aria-label="Media source"
+        className="flex gap-1 border-b border-line px-4 sm:px-6"
+        onKeyDown={(e) => {
+          // Arrow keys move between the two tabs (the tabs pattern); Tab moves into the panel.
+          if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+          e.preventDefault();
+          const next = tab === "library" ? "upload" : "library";
+          setTab(next);
+          document.getElementById(`${titleId}-${next}-tab`)?.focus();
+        }}
+      >
         {(["library", "upload"] as const).map((t) => (
           <button
             key={t}
@@ -78,6 +90,7 @@ export function MediaPicker({ kind, onPick, onClose }: MediaPickerProps) {
             id={`${titleId}-${t}-tab`}
             aria-selected={tab === t}
             aria-controls={`${titleId}-${t}`}
+            tabIndex={tab === t ? 0 : -1}
             onClick={() => setTab(t)}
             className={cx(
               "-mb-px border-b-2 px-3 py-2.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-focus",
