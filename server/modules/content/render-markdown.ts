@@ -146,7 +146,8 @@ function rehypeShiki(hl: Highlighter) {
 /**
  * Markdown → sanitized HTML with heading anchors, a table of contents and highlighted code.
  * `resolveUrl` rewrites relative link and image addresses after sanitizing (repository READMEs);
- * `media` resolves `![alt](media:<id>)` images (without it they lose their source).
+ * `media` gives `![alt](media:<id>)` images their recorded size and library alt text, and drops
+ * unknown ones (without it, well-formed references get the media address only).
  */
 export async function renderMarkdown(
   markdown: string,

@@ -4,10 +4,12 @@
  * address and its recorded width and height (so the page does not shift as images load). The
  * image's own alt text wins; the library's alt text fills an empty one. A reference that is not
  * exactly `media:<uuid>` of a known public image loses its source: nothing else is ever emitted.
+ * Without a look-up (a renderer that has no database) a well-formed reference still gets the
+ * stable address, only without its size.
  */
 import type { Element, Root } from "hast";
 import { visit } from "unist-util-visit";
-import type { MediaLookup } from "./media.service.ts";
+import { type MediaDisplay, type MediaLookup, mediaFileUrl } from "./media.service.ts";
 import { MEDIA_REF } from "./media-refs.ts";
 
 /** The scheme the sanitizer allows on image sources, for this step to resolve. */
@@ -28,7 +30,15 @@ export function resolveMediaUrls(lookup: MediaLookup | undefined) {
     });
     if (images.length === 0) return;
     const ids = images.flatMap((i) => (i.id ? [i.id] : []));
-    const found = lookup && ids.length > 0 ? await lookup(ids) : new Map();
+    const found: Map<string, MediaDisplay> =
+      lookup && ids.length > 0
+        ? await lookup(ids)
+        : new Map(
+            ids.map((id) => [
+              id,
+              { url: mediaFileUrl(id), kind: "image", width: null, height: null, alt: null },
+            ]),
+          );
     for (const { node, id } of images) {
       const media = id ? found.get(id) : undefined;
       if (media?.kind !== "image") {

@@ -61,9 +61,10 @@ describe("media:<id> images in Markdown", () => {
     expect(out.html).toContain("after");
   });
 
-  it("lose their source without a look-up (e.g. repository READMEs)", async () => {
-    const out = await renderMarkdown(`![x](media:${IMAGE})`);
-    expect(out.html).not.toContain("src=");
-    expect(out.html).toContain('alt="x"');
+  it("get the stable address without their size when the renderer has no look-up", async () => {
+    const out = await renderMarkdown(`![x](media:${IMAGE}) ![y](media:nope)`);
+    expect(out.html).toContain(`<img src="/api/media/${IMAGE}/file" alt="x"`);
+    expect(out.html).not.toContain("width=");
+    expect(out.html).toContain('<img alt="y"');
   });
 });
