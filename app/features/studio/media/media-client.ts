@@ -135,3 +135,9 @@ export function formatBytes(bytes: number): string {
 export function mediaIdOfRef(ref: unknown): string | null {
   return typeof ref === "string" ? (/^media:([0-9a-f-]{36})$/.exec(ref.trim())?.[1] ?? null) : null;
 }
+
+/** The Markdown that shows an image from the library: `![alt](media:<id>)`, its alt text escaped. */
+export function markdownImage(media: Pick<MediaItem, "alt" | "ref">): string {
+  const alt = (media.alt ?? "").replace(/[\\[\]]/g, (c) => `\\${c}`).replace(/\s+/g, " ");
+  return `![${alt}](${media.ref})`;
+}
