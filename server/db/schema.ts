@@ -116,6 +116,12 @@ export interface MediaObjectTable {
   size: number;
   visibility: Generated<string>;
   createdAt: string;
+  /** "image" | "video" | "captions" | "audio" (migration 022). */
+  kind: Generated<string>;
+  fileName: string | null;
+  width: number | null;
+  height: number | null;
+  alt: string | null;
 }
 
 /** One row (id 1) whose revision goes up on every content write (page cache invalidation). */

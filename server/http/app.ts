@@ -15,6 +15,7 @@ import { registerContentApi } from "./content-api.ts";
 import { registerContentWriteApi } from "./content-write-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
+import { registerMediaApi } from "./media-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
@@ -249,6 +250,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
+  registerMediaApi(app, runtime); // /api/media*: uploads and the studio's media library
   registerObjectsApi(app, runtime);
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
   registerGraphQL(app, runtime, options.mode); // POST /graphql (GraphiQL on GET outside production)

@@ -34,6 +34,21 @@ describe("LocalObjectStore on disk", () => {
     expect((await store.ping()).ok).toBe(true);
   });
 
+  it("putStream writes a streamed body whole, and leaves nothing when the source fails", async () => {
+    async function* pieces(fail: boolean) {
+      yield new TextEncoder().encode("hello ");
+      yield new TextEncoder().encode("stream");
+      if (fail) throw new Error("the client went away");
+    }
+    const put = await store.putStream("media/streamed.txt", pieces(false), { contentType: "text/plain" });
+    expect(put).toMatchObject({ key: "media/streamed.txt", size: 12, contentType: "text/plain" });
+    expect(new TextDecoder().decode((await store.get("media/streamed.txt"))!.body)).toBe("hello stream");
+    await expect(store.putStream("media/broken.txt", pieces(true))).rejects.toThrow(/went away/);
+    expect(await store.head("media/broken.txt")).toBeNull();
+    const files = await import("node:fs/promises").then((fs) => fs.readdir(path.join(root, "data", "media")));
+    expect(files.filter((f) => f.includes("broken"))).toEqual([]);
+  });
+
   it("signedRequest reads the disk and throws a 404 service error for a missing key", async () => {
     await store.put("media/b.txt", "b", { contentType: "text/plain" });
     const head = await store.signedRequest("HEAD", "media/b.txt");

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   assertSafeDisposition,
@@ -132,6 +132,43 @@ export class LocalObjectStore implements ObjectStore {
     await writeFile(`${meta}.tmp`, JSON.stringify(sidecar));
     await rename(`${meta}.tmp`, meta);
     await rename(tmp, file);
+    return (await this.head(key))!;
+  }
+
+  /** Streams to a temporary file beside the object, then renames it into place. */
+  async putStream(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: PutOptions = {},
+  ): Promise<ObjectProperties> {
+    const file = this.filePath(key);
+    const meta = this.metaPath(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(path.dirname(meta), { recursive: true });
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    const hash = createHash("md5");
+    const handle = await open(tmp, "wx");
+    try {
+      try {
+        for await (const chunk of body) {
+          hash.update(chunk);
+          await handle.write(chunk);
+        }
+      } finally {
+        await handle.close();
+      }
+      const sidecar: Sidecar = {
+        contentType: options.contentType ?? "application/octet-stream",
+        eTag: `"${hash.digest("hex")}"`,
+        metadata: options.metadata ?? {},
+      };
+      await writeFile(`${meta}.tmp`, JSON.stringify(sidecar));
+      await rename(`${meta}.tmp`, meta);
+      await rename(tmp, file);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
     return (await this.head(key))!;
   }
 

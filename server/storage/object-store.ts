@@ -63,6 +63,11 @@ export interface SignedResponse {
 export interface ObjectStore {
   readonly kind: string;
   put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<ObjectProperties>;
+  /**
+   * Stores a body that arrives in pieces (an upload) without holding it whole. All or nothing: when
+   * the source or the store fails, no object and no part of one is left at `key` or beside it.
+   */
+  putStream(key: string, body: AsyncIterable<Uint8Array>, options?: PutOptions): Promise<ObjectProperties>;
   get(key: string): Promise<{ body: Uint8Array; properties: ObjectProperties } | null>;
   head(key: string): Promise<ObjectProperties | null>;
   delete(key: string): Promise<void>;

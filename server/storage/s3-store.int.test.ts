@@ -79,6 +79,37 @@ describe("S3ObjectStore against s3rver", () => {
     expect((await store.ping()).ok).toBe(true);
   });
 
+  it("putStream sends a short body as one PUT and a long one as a multipart upload, aborted on failure", async () => {
+    const small = new S3ObjectStore({
+      ...parseS3Url(
+        `s3://test-bucket?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true&accessKeyId=S3RVER&secretAccessKey=S3RVER`,
+      ),
+      partBytes: 1024,
+    });
+    async function* pieces(total: number, fail = false) {
+      for (let sent = 0; sent < total; sent += 300) {
+        if (fail && sent > 2000) throw new Error("the client went away");
+        yield new Uint8Array(Math.min(300, total - sent)).fill(sent % 251);
+      }
+    }
+    try {
+      const one = await small.putStream("media/s3/short.bin", pieces(900), { contentType: "video/webm" });
+      expect(one).toMatchObject({ size: 900, contentType: "video/webm" });
+      const many = await small.putStream("media/s3/long.bin", pieces(5000), {
+        contentType: "video/mp4",
+        metadata: { owner: "m1" },
+      });
+      expect(many).toMatchObject({ size: 5000, contentType: "video/mp4", metadata: { owner: "m1" } });
+      const back = await small.get("media/s3/long.bin");
+      expect(back!.body.byteLength).toBe(5000);
+      expect(back!.body[4999]).toBe(4800 % 251);
+      await expect(small.putStream("media/s3/broken.bin", pieces(5000, true))).rejects.toThrow(/went away/);
+      expect(await small.head("media/s3/broken.bin")).toBeNull();
+    } finally {
+      small.client.destroy();
+    }
+  });
+
   it("refuses invalid keys before calling S3", async () => {
     await expect(store.put("../x", "x")).rejects.toThrow(/Invalid object key/);
     await expect(store.presignGet("media/../x")).rejects.toThrow(/Invalid object key/);

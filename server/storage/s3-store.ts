@@ -1,4 +1,7 @@
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -8,6 +11,7 @@ import {
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
@@ -37,6 +41,32 @@ export interface S3StoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** The clock (epoch ms) used as the signing time of links; tests move it. Default Date.now. */
   now?: () => number;
+  /** Part size of streamed uploads (S3 wants at least 5 MiB for every part but the last). */
+  partBytes?: number;
+}
+
+/** Part size of streamed uploads: one part is held in memory at a time. */
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+
+/** Pieces of a stream regrouped into buffers of `size` bytes (the last one shorter). */
+async function* partsOf(body: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let part = new Uint8Array(size);
+  let filled = 0;
+  for await (const chunk of body) {
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      const n = Math.min(size - filled, chunk.byteLength - offset);
+      part.set(chunk.subarray(offset, offset + n), filled);
+      filled += n;
+      offset += n;
+      if (filled === size) {
+        yield part;
+        part = new Uint8Array(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield part.subarray(0, filled);
 }
 
 /**
@@ -111,10 +141,12 @@ export class S3ObjectStore implements ObjectStore {
   readonly bucket: string;
   readonly client: S3Client;
   readonly now: () => number;
+  readonly partBytes: number;
 
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.now = options.now ?? Date.now;
+    this.partBytes = options.partBytes ?? DEFAULT_PART_BYTES;
     this.client = new S3Client({
       region: options.region ?? "us-east-1",
       endpoint: options.endpoint,
@@ -151,6 +183,70 @@ export class S3ObjectStore implements ObjectStore {
         Metadata: options.metadata,
       }),
     );
+    const props = await this.head(key);
+    if (!props) throw new ObjectServiceError({ status: 404, serviceCode: "NotFound", key });
+    return props;
+  }
+
+  /**
+   * A body of at most one part is one PUT; a longer one is a multipart upload, one part in memory
+   * at a time, aborted (its parts discarded by S3) when the source or a part fails.
+   */
+  async putStream(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: PutOptions = {},
+  ): Promise<ObjectProperties> {
+    assertValidKey(key);
+    const parts = partsOf(body, this.partBytes)[Symbol.asyncIterator]();
+    const first = await parts.next();
+    const second = first.done ? first : await parts.next();
+    if (second.done) return this.put(key, first.value ?? new Uint8Array(), options);
+
+    const target = { Bucket: this.bucket, Key: key };
+    const created = await this.client
+      .send(
+        new CreateMultipartUploadCommand({
+          ...target,
+          ContentType: options.contentType ?? "application/octet-stream",
+          Metadata: options.metadata,
+        }),
+      )
+      .catch((error: unknown) => {
+        throw parseServiceError(error, key);
+      });
+    const uploadId = created.UploadId!;
+    const done: { ETag: string; PartNumber: number }[] = [];
+    const send = async (bytes: Uint8Array) => {
+      const PartNumber = done.length + 1;
+      const out = await this.client.send(
+        new UploadPartCommand({
+          ...target,
+          UploadId: uploadId,
+          PartNumber,
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+        }),
+      );
+      done.push({ ETag: out.ETag ?? "", PartNumber });
+    };
+    try {
+      await send(first.value!);
+      await send(second.value);
+      for (let next = await parts.next(); !next.done; next = await parts.next()) await send(next.value);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          ...target,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: done },
+        }),
+      );
+    } catch (error) {
+      await this.client
+        .send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId }))
+        .catch(() => {});
+      throw error instanceof S3ServiceException ? parseServiceError(error, key) : error;
+    }
     const props = await this.head(key);
     if (!props) throw new ObjectServiceError({ status: 404, serviceCode: "NotFound", key });
     return props;

@@ -21,6 +21,7 @@ import { migration as m017 } from "./017-session-family.ts";
 import { migration as m018 } from "./018-api-rate-limits.ts";
 import { migration as m020 } from "./020-phone-and-last-login.ts";
 import { migration as m021 } from "./021-content-studio.ts";
+import { migration as m022 } from "./022-media-details.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "018-api-rate-limits": m018,
   "020-phone-and-last-login": m020,
   "021-content-studio": m021,
+  "022-media-details": m022,
 };

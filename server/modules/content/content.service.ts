@@ -336,7 +336,7 @@ export function createContentService(deps: ContentServiceDeps) {
       warn({ contentId: item.id, key }, "content body object missing");
       return null;
     }
-    const rendered = await renderMarkdown(new TextDecoder().decode(object.body));
+    const rendered = await renderMarkdown(new TextDecoder().decode(object.body), { media: media.lookup });
     if (renderCache.size >= RENDER_CACHE_LIMIT) renderCache.delete(renderCache.keys().next().value!);
     renderCache.set(cacheKey, rendered);
     return rendered;

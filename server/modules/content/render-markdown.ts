@@ -9,6 +9,8 @@ import remarkRehype from "remark-rehype";
 import { type BundledLanguage, createHighlighter, type Highlighter } from "shiki";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import type { MediaLookup } from "../media/media.service.ts";
+import { MEDIA_SCHEME, resolveMediaUrls } from "../media/media-render.ts";
 import type { TocEntry } from "./content.types.ts";
 
 export interface RenderedMarkdown {
@@ -79,6 +81,11 @@ const schema: SanitizeSchema = {
     ...defaultSchema.attributes,
     code: [...(defaultSchema.attributes?.code ?? []), ["className", /^language-[\w+-]+$/]],
   },
+  // `media:<id>` image sources pass, to be resolved (or dropped) by resolveMediaUrls right after.
+  protocols: {
+    ...defaultSchema.protocols,
+    src: [...(defaultSchema.protocols?.src ?? []), MEDIA_SCHEME],
+  },
 };
 
 /** Rewrites a relative link or image address of the sanitized tree (e.g. inside a repository). */
@@ -138,11 +145,13 @@ function rehypeShiki(hl: Highlighter) {
 
 /**
  * Markdown → sanitized HTML with heading anchors, a table of contents and highlighted code.
- * `resolveUrl` rewrites relative link and image addresses after sanitizing (repository READMEs).
+ * `resolveUrl` rewrites relative link and image addresses after sanitizing (repository READMEs);
+ * `media` gives `![alt](media:<id>)` images their recorded size and library alt text, and drops
+ * unknown ones (without it, well-formed references get the media address only).
  */
 export async function renderMarkdown(
   markdown: string,
-  options: { resolveUrl?: ResolveUrl } = {},
+  options: { resolveUrl?: ResolveUrl; media?: MediaLookup } = {},
 ): Promise<RenderedMarkdown> {
   const toc: TocEntry[] = [];
   const hl = await highlighter();
@@ -153,6 +162,7 @@ export async function renderMarkdown(
     .use(rehypeSanitize, schema)
     .use(rehypeSlug)
     .use(rehypeCollect(toc, options.resolveUrl))
+    .use(resolveMediaUrls(options.media))
     .use(rehypeShiki(hl))
     .use(rehypeStringify)
     .process(markdown);
