@@ -33,19 +33,25 @@ import {
 
 export type { StudioListQuery } from "./studio-list-query.ts";
 
-/** The SQL form of `workflowStateOf(row)`: a stored workflowStatus that matches `status` wins. */
+/**
+ * The SQL form of `workflowStateOf(row)`: a stored workflowStatus that matches `status` wins. The
+ * states and statuses are this module's constants, written as literals so that the expression is
+ * the same text wherever it appears (PostgreSQL matches a GROUP BY expression by its text).
+ */
 function stateSql(): RawBuilder<WorkflowState> {
   const status = sql.ref("status");
   const ws = sql.ref("workflowStatus");
   const byWorkflowStatus = WORKFLOW_STATES.map(
-    (state) => sql`when ${status} = ${STATUS_BY_WORKFLOW_STATE[state]} and ${ws} = ${state} then ${state}`,
+    (state) =>
+      sql`when ${status} = ${sql.lit(STATUS_BY_WORKFLOW_STATE[state])} and ${ws} = ${sql.lit(state)} then ${sql.lit(state)}`,
   );
   // Otherwise the state read from `status` alone (what core answers without a workflowStatus).
   const byStatus = (CONTENT_STATUSES as readonly StoredContentStatus[]).map(
-    (s) => sql`when ${status} = ${s} then ${workflowStateOf({ status: s, workflowStatus: null })}`,
+    (s) =>
+      sql`when ${status} = ${sql.lit(s)} then ${sql.lit(workflowStateOf({ status: s, workflowStatus: null }))}`,
   );
   const fallback = workflowStateOf({ status: null, workflowStatus: null });
-  return sql<WorkflowState>`(case ${sql.join([...byWorkflowStatus, ...byStatus], sql` `)} else ${fallback} end)`;
+  return sql<WorkflowState>`(case ${sql.join([...byWorkflowStatus, ...byStatus], sql` `)} else ${sql.lit(fallback)} end)`;
 }
 
 /** Larger than any epoch in milliseconds: items never published sort last in both directions. */
@@ -59,9 +65,9 @@ function sortSql(query: Pick<StudioListQuery, "sort" | "dir">): RawBuilder<strin
     case "created":
       return sql<number>`${sql.ref("createdEpoch")}`;
     case "published":
-      return sql<number>`coalesce(${sql.ref("publishedEpoch")}, ${
-        query.dir === "asc" ? NEVER_PUBLISHED_ASC : NEVER_PUBLISHED_DESC
-      })`;
+      return sql<number>`coalesce(${sql.ref("publishedEpoch")}, ${sql.lit(
+        query.dir === "asc" ? NEVER_PUBLISHED_ASC : NEVER_PUBLISHED_DESC,
+      )})`;
     case "updated":
       return sql<number>`${sql.ref("updatedEpoch")}`;
   }
