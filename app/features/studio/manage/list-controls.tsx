@@ -46,7 +46,7 @@ export function StateTabs({
                 <span
                   className={cx(
                     "rounded-full px-1.5 text-xs tabular-nums",
-                    current ? "bg-white/20" : "bg-sunken text-ink-subtle",
+                    current ? "bg-black/25" : "bg-sunken text-ink-subtle",
                   )}
                 >
                   {tab.count}
@@ -107,7 +107,7 @@ export function ListFilters({
         {filters.state ? <input type="hidden" name="state" value={filters.state} /> : null}
         <div className="flex gap-2">
           <label htmlFor="content-search" className="sr-only">
-            Search content
+            Search this list
           </label>
           <div className="relative min-w-0 flex-1">
             <Search
