@@ -14,6 +14,7 @@ async function setTheme(page: import("@playwright/test").Page, theme: "light" | 
 test("a content manager filters to Published, searches, finds the edit links, and reads the list at 390 px", async ({
   page,
 }) => {
+  test.setTimeout(90_000); // one sign-in, then many screens of one story
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, "manager@demo.local", "/content");
   await expect(page.getByRole("heading", { level: 1, name: "Content" })).toBeVisible();
@@ -57,18 +58,61 @@ test("a content manager filters to Published, searches, finds the edit links, an
   await expect(page).not.toHaveURL(/cursor=/);
 
   // Selecting rows shows the bulk actions.
-  await table
-    .getByRole("checkbox", { name: /^Select / })
-    .nth(1)
-    .check();
+  await table.locator("tbody tr").first().getByRole("checkbox").check();
   const bulk = page.getByRole("region", { name: "Bulk actions" });
   await expect(bulk).toContainText("1 selected");
   await expect(bulk.getByRole("button", { name: "Publish" })).toBeVisible();
   await page.mouse.move(0, 0);
   await setTheme(page, "light");
-  await page.screenshot({ path: `${SHOTS}/content-1280-light.png` });
+  await page.screenshot({ path: `${SHOTS}/content-1280-light.png`, animations: "disabled" });
   await setTheme(page, "dark");
-  await page.screenshot({ path: `${SHOTS}/content-1280-dark.png` });
+  await page.screenshot({ path: `${SHOTS}/content-1280-dark.png`, animations: "disabled" });
+  await setTheme(page, "light");
+
+  // A bulk action answers per row (the server's answer here is the contract's shape): a ✓ or the
+  // reason next to each row, and the list is read again.
+  const rows = table.locator("tbody tr");
+  const ids = await Promise.all(
+    [0, 1].map(
+      async (n) =>
+        (
+          (await rows
+            .nth(n)
+            .getByRole("link", { name: /^Edit / })
+            .getAttribute("href")) ?? ""
+        ).split("/")[2]!,
+    ),
+  );
+  let sent: unknown = null;
+  await page.route("**/api/studio/bulk", async (route) => {
+    sent = route.request().postDataJSON();
+    await route.fulfill({
+      json: {
+        results: [
+          { id: ids[0], ok: true },
+          {
+            id: ids[1],
+            ok: false,
+            error: { code: "FORBIDDEN", message: "Archiving needs the content:publish permission" },
+          },
+        ],
+      },
+    });
+  });
+  await rows.nth(1).getByRole("checkbox").check();
+  await expect(bulk).toContainText("2 selected");
+  await bulk.getByRole("button", { name: "Archive" }).click();
+  const dialog = page.getByRole("dialog", { name: "Archive the selected items?" });
+  await dialog.getByRole("button", { name: "Archive 2" }).click();
+  await expect(rows.nth(0).getByTestId("row-outcome")).toHaveText("Archived");
+  await expect(rows.nth(1).getByTestId("row-outcome")).toHaveText(
+    "Archiving needs the content:publish permission",
+  );
+  expect(sent).toEqual({ ids: expect.arrayContaining(ids), action: "archive" });
+  await expect(page.getByRole("status").filter({ hasText: "1 of 2 archived" })).toBeVisible();
+  // The row that was not changed stays selected for another try.
+  await expect(bulk).toContainText("1 selected");
+  await page.screenshot({ path: `${SHOTS}/content-1280-bulk-light.png`, animations: "disabled" });
 
   // At 390 px the list is stacked cards with title, state and edit link, without sideways scrolling.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -83,9 +127,10 @@ test("a content manager filters to Published, searches, finds the edit links, an
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+  await page.evaluate(() => window.scrollBy(0, 380));
   await setTheme(page, "light");
-  await page.screenshot({ path: `${SHOTS}/content-390-light.png` });
+  await page.screenshot({ path: `${SHOTS}/content-390-light.png`, animations: "disabled" });
   await setTheme(page, "dark");
-  await page.screenshot({ path: `${SHOTS}/content-390-dark.png`, fullPage: false });
+  await page.screenshot({ path: `${SHOTS}/content-390-dark.png`, animations: "disabled" });
   await expectNoSeriousA11yViolations(page);
 });

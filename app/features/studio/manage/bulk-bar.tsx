@@ -71,7 +71,7 @@ export function BulkBar({
         </label>
         <select
           id="bulk-category"
-          className={cx(selectClass, "max-w-44")}
+          className={cx(selectClass, "max-w-40")}
           value={category}
           onChange={(e) => setCategory(e.target.value)}
         >
@@ -108,9 +108,9 @@ export function BulkBar({
           Apply
         </Button>
       </form>
-      <Button size="sm" variant="ghost" className="ml-auto" disabled={busy} onClick={onClear}>
+      <Button size="sm" variant="ghost" disabled={busy} onClick={onClear}>
         <X aria-hidden="true" className="size-3.5" />
-        Clear selection
+        Clear<span className="sr-only"> selection</span>
       </Button>
       <ConfirmDialog
         open={confirming !== null}

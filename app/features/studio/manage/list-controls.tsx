@@ -128,7 +128,7 @@ export function ListFilters({
             Search
           </button>
         </div>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 2xl:grid-cols-6">
           <Choice label="Section" name="section" value={filters.section}>
             <option value="">Any section</option>
             {sections.map((s) => (
