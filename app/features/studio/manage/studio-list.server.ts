@@ -22,13 +22,19 @@ export interface StudioListPage {
   now: number;
 }
 
+/** The screen opens for a role the list operation refuses (it needs content:create or content:edit). */
+export interface StudioListRefused {
+  refused: string;
+}
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 const isBadInput = (error: unknown): error is { code: string; field?: Record<string, string> } =>
-  (error as { code?: unknown } | null)?.code === "BAD_USER_INPUT";
+  codeOf(error) === "BAD_USER_INPUT";
 
 export async function loadStudioList(
   context: Readonly<RouterContextProvider>,
   url: URL,
-): Promise<StudioListPage> {
+): Promise<StudioListPage | StudioListRefused> {
   const services = context.get(servicesContext);
   const actor = context.get(actorContext);
   const { filters, cursor: requested } = readListUrl(url);
@@ -40,6 +46,7 @@ export async function loadStudioList(
     try {
       list = await services.studioList.listForStudio(actor, listParams(filters, cursor));
     } catch (error) {
+      if (codeOf(error) === "FORBIDDEN") return { refused: (error as Error).message };
       const field = isBadInput(error) ? Object.keys(error.field ?? {})[0] : undefined;
       if (attempt > FILTER_NAMES.length || field === undefined) throw error;
       if (field === "cursor") {
