@@ -351,6 +351,26 @@ describe.each(DIALECTS)("GET /api/studio/content (%s)", (dialect) => {
     expect(((await res.json()) as { error: { field: object } }).error.field).toHaveProperty("cursor");
   });
 
+  it("the /content screen renders the same list on the server, filtered by the URL (no JavaScript needed)", async () => {
+    const page = async (query: string) => {
+      const res = await fetch(`${server.url}/content${query}`, { headers: { cookie: cookies.manager! } });
+      expect(res.status).toBe(200);
+      return (await res.text()).replaceAll("<!-- -->", "");
+    };
+    const api = await list(`?q=${MARK}&state=draft&sort=title&dir=asc`);
+    const html = await page(`?q=${MARK}&state=draft&order=title-asc`);
+    const shown = [
+      ...html.matchAll(/<span class="block font-mono text-xs text-ink-subtle">([a-z0-9-]+)<\/span>/g),
+    ].map((m) => m[1]);
+    expect(shown).toEqual(slugs(api));
+    for (const row of api.items) expect(html).toContain(`href="${row.editUrl}"`);
+    expect(html).toContain(`${COUNTED.draft} items matching “${MARK}”`);
+    // The sidebar's ?search= is the same search; an out-of-date page link starts again at page one.
+    expect(await page(`?search=${MARK}`)).toContain(`${SAMPLES.length} items matching “${MARK}”`);
+    expect(await page(`?q=${MARK}&cursor=stale`)).toContain("That page link is out of date");
+    expect(await page("?q=nothing-matches-this-zz")).toContain("Nothing matches “nothing-matches-this-zz”");
+  });
+
   it("is for content writers only: visitor 401, reader and organisation admin 403", async () => {
     const visitor = await get("", null);
     expect(visitor.status).toBe(401);
