@@ -117,10 +117,12 @@ const SAMPLES: Sample[] = [
     excerpt: "Mentions the QUASAR project.",
   },
   { slug: "zephyr-plain", title: "Zephyr 100 percent", status: "draft", state: "draft", updated: 7 },
+  // A stored status the workflow does not know reads as a draft (never public).
+  { slug: "zephyr-legacy", title: "Zephyr legacy import", status: "pending", state: "draft", updated: 8 },
 ];
 
 const COUNTED: Record<WorkflowState, number> = {
-  draft: 3,
+  draft: 4,
   in_review: 1,
   changes_requested: 1,
   approved: 1,
