@@ -57,6 +57,7 @@ function Outcome({ outcome }: { outcome: RowOutcome | undefined }) {
 function RowLinks({ row }: { row: StudioRow }) {
   return (
     <span className="flex items-center gap-3 whitespace-nowrap">
+      {/* The title links to the editor too; this names the action for scanning and screen readers. */}
       <Link
         to={row.editUrl}
         className="inline-flex items-center gap-1 text-sm font-medium text-accent-text hover:underline"
@@ -94,14 +95,14 @@ function Muted({ children }: { children: ReactNode }) {
 }
 
 /**
- * The management table: a table from the `md` breakpoint, stacked cards below it (title, state
+ * The management table: a table from the `xl` breakpoint, stacked cards below it (title, state
  * and the edit link readable at 390 px without scrolling sideways).
  */
 export function ContentTable({ rows, now, selected, onToggle, onToggleAll, outcomes }: ContentTableProps) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
   return (
     <>
-      <Card className="hidden overflow-hidden md:block">
+      <Card className="hidden overflow-x-auto xl:block">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Content items</caption>
           <thead className="bg-sunken text-xs uppercase tracking-wider text-ink-muted">
@@ -136,9 +137,6 @@ export function ContentTable({ rows, now, selected, onToggle, onToggleAll, outco
               <th scope="col" className={th}>
                 Updated
               </th>
-              <th scope="col" className={th}>
-                <span className="sr-only">Links</span>
-              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
@@ -156,6 +154,9 @@ export function ContentTable({ rows, now, selected, onToggle, onToggleAll, outco
                   </Link>
                   <span className="block font-mono text-xs text-ink-subtle">{row.slug}</span>
                   <Outcome outcome={outcomes.get(row.id)} />
+                  <span className="mt-1.5 block">
+                    <RowLinks row={row} />
+                  </span>
                 </td>
                 <td className={td}>
                   <StateBadge state={row.state} />
@@ -177,16 +178,13 @@ export function ContentTable({ rows, now, selected, onToggle, onToggleAll, outco
                     <Updated row={row} now={now} />
                   </Muted>
                 </td>
-                <td className={td}>
-                  <RowLinks row={row} />
-                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </Card>
 
-      <div className="space-y-3 md:hidden">
+      <div className="space-y-3 xl:hidden">
         <label className="flex items-center gap-2 px-1 text-sm text-ink-muted">
           <input
             type="checkbox"
