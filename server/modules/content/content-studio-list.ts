@@ -106,6 +106,11 @@ const emptyCounts = (): Record<WorkflowState, number> =>
 
 /** Writers only: a visitor is asked to sign in (401), anyone else is refused (403). */
 function requireWriter(actor: Actor): void {
+  if (actor.kind === "api-key" || actor.kind === "service") {
+    throw new ForbiddenError(
+      "The content studio is for signed-in content writers; API keys and service tokens cannot use it.",
+    );
+  }
   requireUser(actor);
   if (!canWriteContent(actor.access)) {
     throw new ForbiddenError(
