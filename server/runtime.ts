@@ -22,6 +22,7 @@ import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts
 import { createContentModelServices } from "./modules/content/content-models.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { startContentScheduler } from "./modules/content/content-scheduler.ts";
+import { createContentStudioList } from "./modules/content/content-studio-list.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
@@ -256,6 +257,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels,
+      studioList: createContentStudioList({ db: database.db }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {

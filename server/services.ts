@@ -9,6 +9,7 @@
 import type { CommentsService } from "./modules/comments/comments.service.ts";
 import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
+import type { StudioListService } from "./modules/content/content-studio-list.ts";
 import type { DiagnosticsService } from "./modules/diagnostics/diagnostics.types.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
@@ -64,4 +65,6 @@ export interface AppServices {
   repositories: RepositoriesService;
   /** The content models of the data API: Content, ContentCategory, ContentItem (access checked). */
   contentModels: ContentModelServices;
+  /** The content studio's management table: every item in every workflow state, writers only. */
+  studioList: StudioListService;
 }

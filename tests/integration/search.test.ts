@@ -204,15 +204,15 @@ describe.each(DIALECTS)("search over HTTP (%s)", (dialect) => {
   it("/content?search= filters the management list for content managers; visitors are sent to sign in", async () => {
     const res = await get(`/content?search=${encodeURIComponent(PRO_ITEM.title)}`, "manager");
     expect(res.status).toBe(200);
-    const html = await res.text();
-    expect(html).toContain(`Results for “${htmlText(PRO_ITEM.title)}”`);
+    const html = (await res.text()).replaceAll("<!-- -->", "");
+    expect(html).toMatch(/\d+ items? matching “/);
+    expect(html).toContain(`matching “${htmlText(PRO_ITEM.title)}”`);
     expect(html).toContain(PRO_ITEM.slug);
-    expect(html).toMatch(/\d+ results? among published content/);
     const none = (await (await get("/content?search=qwzxqwzxnothing", "manager")).text()).replaceAll(
       "<!-- -->",
       "",
     );
-    expect(none).toContain("No results for “qwzxqwzxnothing”");
+    expect(none).toContain("Nothing matches “qwzxqwzxnothing”");
     const visitor = await fetch(`${server.url}/content?search=ai`, { redirect: "manual" });
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toContain("/auth/signin");
