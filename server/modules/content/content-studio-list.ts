@@ -11,7 +11,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import {
   canWriteContent,
-  parseTier,
   STATUS_BY_WORKFLOW_STATE,
   type StoredContentStatus,
   WORKFLOW_STATES,
@@ -30,6 +29,7 @@ import {
   type StudioDirection,
   type StudioListQuery,
 } from "./studio-list-query.ts";
+import { toStudioRow } from "./studio-row.ts";
 
 export type { StudioListQuery } from "./studio-list-query.ts";
 
@@ -188,24 +188,12 @@ export function createContentStudioList(deps: StudioListDeps) {
         : Promise.resolve([]),
     ]);
     const labelOf = new Map(categories.map((c) => [c.slug, c.label]));
-    return rows.map((r) => ({
-      id: r.id,
-      slug: r.slug,
-      title: r.title,
-      type: r.type,
-      state: workflowStateOf(r),
-      section: r.section,
-      categorySlug: r.categorySlug,
-      categoryLabel: r.categorySlug ? (labelOf.get(r.categorySlug) ?? null) : null,
-      tier: parseTier(r.tier) ?? "Free",
-      authorId: r.authorId,
-      authorName: r.authorId ? (authors.get(r.authorId) ?? null) : null,
-      updatedAt: r.updatedAt,
-      publishedAt: r.publishedAt,
-      version: Number(r.version),
-      editUrl: `/content/${encodeURIComponent(r.id)}/edit`,
-      publicUrl: `/content/${encodeURIComponent(r.slug)}`,
-    }));
+    return rows.map((r) =>
+      toStudioRow(r, {
+        authorName: r.authorId ? (authors.get(r.authorId) ?? null) : null,
+        categoryLabel: r.categorySlug ? (labelOf.get(r.categorySlug) ?? null) : null,
+      }),
+    );
   }
 
   return {

@@ -48,6 +48,7 @@ import type {
   WorkflowEvent,
 } from "./studio.types.ts";
 import { BULK_ACTIONS } from "./studio.types.ts";
+import { toStudioRow } from "./studio-row.ts";
 
 export interface ContentStudioDeps {
   db: Kysely<DB>;
@@ -444,31 +445,6 @@ export function createContentStudioService(deps: ContentStudioDeps) {
       categoryTier: category.defaultTier ?? null,
     };
   }
-}
-
-/** One row of the management table. */
-export function toStudioRow(
-  item: Content,
-  names: { authorName: string | null; categoryLabel: string | null },
-): StudioRow {
-  return {
-    id: item.id,
-    slug: item.slug,
-    title: item.title,
-    type: item.type,
-    state: workflowStateOf(item),
-    section: item.section,
-    categorySlug: item.categorySlug,
-    categoryLabel: names.categoryLabel,
-    tier: parseTier(item.tier) ?? "Enterprise",
-    authorId: item.authorId,
-    authorName: names.authorName,
-    updatedAt: item.updatedAt,
-    publishedAt: item.publishedAt,
-    version: item.version,
-    editUrl: `/content/${item.id}/edit`,
-    publicUrl: `/content/${item.slug}`,
-  };
 }
 
 export type ContentStudioService = ReturnType<typeof createContentStudioService>;
