@@ -24,6 +24,7 @@ import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
+import { registerStudioRenderApi } from "./studio-render-api.ts";
 import { allowedOrigins, errorResponse, fail, readLimited, tooLargeMessage } from "./toolkit.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
@@ -242,6 +243,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
+  registerStudioRenderApi(app, runtime); // POST /api/studio/render (the editor's live preview)
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
