@@ -2,14 +2,24 @@
  * The editor's form controls beyond the shared `Field`: a textarea, a select, a checkbox, a
  * comma-separated list and a character counter. Each links its error message to its input.
  */
-import { type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useEffect, useId, useState } from "react";
+import {
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useEffect,
+  useId,
+  useState,
+} from "react";
 import { cx } from "../../../components/ui/cx.ts";
 import { Field, inputClass } from "../../../components/ui/fields.tsx";
 import { parseList } from "./editor-fields.ts";
 
 function Label({ htmlFor, children, aside }: { htmlFor: string; children: ReactNode; aside?: ReactNode }) {
   return (
-    <label htmlFor={htmlFor} className="mb-1.5 flex items-baseline justify-between gap-2 text-sm font-medium text-ink">
+    <label
+      htmlFor={htmlFor}
+      className="mb-1.5 flex items-baseline justify-between gap-2 text-sm font-medium text-ink"
+    >
       {children}
       {aside}
     </label>
@@ -19,7 +29,11 @@ function Label({ htmlFor, children, aside }: { htmlFor: string; children: ReactN
 function Message({ id, error, hint }: { id: string; error?: string | null; hint?: ReactNode }) {
   return (
     <>
-      <p id={`${id}-error`} aria-live="polite" className={cx("text-xs text-danger-text", error ? "mt-1.5" : "sr-only")}>
+      <p
+        id={`${id}-error`}
+        aria-live="polite"
+        className={cx("text-xs text-danger-text", error ? "mt-1.5" : "sr-only")}
+      >
         {error ?? ""}
       </p>
       {hint ? (
@@ -165,7 +179,9 @@ export function ListField({
 }) {
   const [text, setText] = useState(value.join(", "));
   useEffect(() => {
-    setText((current) => (parseList(current).join("\u0000") === value.join("\u0000") ? current : value.join(", ")));
+    setText((current) =>
+      parseList(current).join("\u0000") === value.join("\u0000") ? current : value.join(", "),
+    );
   }, [value]);
   return (
     <Field

@@ -5,7 +5,12 @@
  */
 import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
 import type { CodeMirrorHandle } from "./codemirror.ts";
-import { applyMarkdownCommand, insertImage, type MarkdownCommand, type TextEdit } from "./markdown-commands.ts";
+import {
+  applyMarkdownCommand,
+  insertImage,
+  type MarkdownCommand,
+  type TextEdit,
+} from "./markdown-commands.ts";
 import { type EditorAction, shortcutFor, usesCommandKey } from "./shortcuts.ts";
 
 export interface MarkdownEditorHandle {
@@ -28,7 +33,15 @@ export interface MarkdownEditorProps {
 
 const PLACEHOLDER = "Write in Markdown: ## for headings, ``` for code, - for lists…";
 
-export function MarkdownEditor({ value, onChange, onAction, label, invalid, describedBy, ref }: MarkdownEditorProps) {
+export function MarkdownEditor({
+  value,
+  onChange,
+  onAction,
+  label,
+  invalid,
+  describedBy,
+  ref,
+}: MarkdownEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const cm = useRef<CodeMirrorHandle | null>(null);
@@ -37,6 +50,8 @@ export function MarkdownEditor({ value, onChange, onAction, label, invalid, desc
   const latest = useRef({ value, onChange, onAction });
   latest.current = { value, onChange, onAction };
 
+  // CodeMirror is created once; later text changes come from it, or through replaceText.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: created once, reading `latest` for what changes
   useEffect(() => {
     let cancelled = false;
     import("./codemirror.ts")
@@ -55,7 +70,13 @@ export function MarkdownEditor({ value, onChange, onAction, label, invalid, desc
         });
         setLoaded(true);
         if (hadFocus && selection) {
-          cm.current.apply({ from: 0, to: 0, insert: "", selectFrom: selection.from, selectTo: selection.to });
+          cm.current.apply({
+            from: 0,
+            to: 0,
+            insert: "",
+            selectFrom: selection.from,
+            selectTo: selection.to,
+          });
         }
       })
       // The textarea stays: writing works without CodeMirror.
@@ -65,8 +86,6 @@ export function MarkdownEditor({ value, onChange, onAction, label, invalid, desc
       cm.current?.destroy();
       cm.current = null;
     };
-    // CodeMirror is created once; later text changes come from it, or through replaceText.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   function applyEdit(edit: TextEdit) {

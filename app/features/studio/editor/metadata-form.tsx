@@ -13,9 +13,9 @@ import {
   SEO_GUIDE,
   TEXT_LIMITS,
 } from "./editor-fields.ts";
+import type { EditorOptions } from "./editor-options.ts";
 import { CheckboxField, Counter, ListField, SelectField, TextAreaField } from "./form-controls.tsx";
 import { SearchCardPreview, SocialCardPreview } from "./seo-preview.tsx";
-import type { EditorOptions } from "./editor-options.ts";
 import { checkStructuredData } from "./structured-data.ts";
 
 export interface MetadataFormProps {
@@ -38,7 +38,15 @@ const TYPE_LABELS: Record<EditorFields["type"], string> = {
 /** Roles an item may require (a reader needs one of them); "User" is everyone signed in. */
 const GATING_ROLES = ROLES.filter((r) => r !== "User");
 
-export function Group({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+export function Group({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <Card className="p-5">
       <h2 className="text-base font-semibold text-ink">{title}</h2>
@@ -54,7 +62,9 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
     error: errors[name],
     onChange: (e: { target: { value: string } }) => onChange({ [name]: e.target.value }),
   });
-  const categories = options.categories.filter((c) => !fields.section || !c.section || c.section === fields.section);
+  const categories = options.categories.filter(
+    (c) => !fields.section || !c.section || c.section === fields.section,
+  );
   const structured = checkStructuredData(fields.structuredData);
   const otherRoles = fields.rolesRequired.filter((r) => !(GATING_ROLES as readonly string[]).includes(r));
   return (
@@ -150,9 +160,13 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
             ))}
           </div>
           {otherRoles.length ? (
-            <p className="mt-2 text-xs text-ink-muted">Also required (set elsewhere): {otherRoles.join(", ")}</p>
+            <p className="mt-2 text-xs text-ink-muted">
+              Also required (set elsewhere): {otherRoles.join(", ")}
+            </p>
           ) : null}
-          {errors.rolesRequired ? <p className="mt-1.5 text-xs text-danger-text">{errors.rolesRequired}</p> : null}
+          {errors.rolesRequired ? (
+            <p className="mt-1.5 text-xs text-danger-text">{errors.rolesRequired}</p>
+          ) : null}
         </fieldset>
       </Group>
 
@@ -162,7 +176,9 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
           optional
           {...text("seoTitle")}
           placeholder={fields.title}
-          hint={<Counter length={fields.seoTitle.length} guide={SEO_GUIDE.seoTitle} max={TEXT_LIMITS.seoTitle!} />}
+          hint={
+            <Counter length={fields.seoTitle.length} guide={SEO_GUIDE.seoTitle} max={TEXT_LIMITS.seoTitle!} />
+          }
         />
         <TextAreaField
           label="Meta description"
@@ -215,7 +231,12 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
 
       <div className="space-y-6">
         <Group title="Structured data" description="schema.org JSON-LD published with the page.">
-          <Field label="Schema type" optional {...text("schemaType")} placeholder="Article, Course, VideoObject…" />
+          <Field
+            label="Schema type"
+            optional
+            {...text("schemaType")}
+            placeholder="Article, Course, VideoObject…"
+          />
           <TextAreaField
             label="JSON-LD"
             rows={8}
@@ -248,7 +269,12 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
               hint="Lower numbers come first."
             />
           </div>
-          <Field label="Featured image" optional {...text("featuredImage")} placeholder="https://… or /path" />
+          <Field
+            label="Featured image"
+            optional
+            {...text("featuredImage")}
+            placeholder="https://… or /path"
+          />
           <Field
             label="Featured image alt text"
             optional={fields.featuredImage.trim() === ""}

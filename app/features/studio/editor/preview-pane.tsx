@@ -42,7 +42,9 @@ export function PreviewPane({ state, title }: { state: PreviewState; title: stri
           state.kind === "loading" && "opacity-80",
         )}
       >
-        {title.trim() ? <h1 className="mb-6 text-3xl font-semibold tracking-tight text-ink">{title}</h1> : null}
+        {title.trim() ? (
+          <h1 className="mb-6 text-3xl font-semibold tracking-tight text-ink">{title}</h1>
+        ) : null}
         {shown ? <Contents headings={shown.headings} /> : null}
         {shown ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered and sanitized by the server's public pipeline (rehype-sanitize)

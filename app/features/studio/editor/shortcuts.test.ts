@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { keyLabel, SHORTCUTS, shortcutFor } from "./shortcuts.ts";
 
-const press = (code: string, mods: { ctrl?: boolean; meta?: boolean; shift?: boolean; alt?: boolean } = {}) => ({
+const press = (
+  code: string,
+  mods: { ctrl?: boolean; meta?: boolean; shift?: boolean; alt?: boolean } = {},
+) => ({
   key: code.replace(/^Key|^Digit/, ""),
   code,
   ctrlKey: mods.ctrl ?? false,

@@ -55,7 +55,7 @@ export function shortcutFor(
   const mod = mac ? event.metaKey : event.ctrlKey;
   if (!mod) return null;
   const digit = /^Digit(\d)$/.exec(event.code)?.[1];
-  const key = digit ?? (/^Key([A-Z])$/.exec(event.code)?.[1]?.toLowerCase() ?? event.key.toLowerCase());
+  const key = digit ?? /^Key([A-Z])$/.exec(event.code)?.[1]?.toLowerCase() ?? event.key.toLowerCase();
   return (
     SHORTCUTS.find((s) => {
       const parts = s.key.split("-");
