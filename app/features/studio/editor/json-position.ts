@@ -15,8 +15,7 @@ export function findJsonProblem(text: string): JsonProblem | null {
   const space = () => {
     while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
   };
-  const describe = () =>
-    i >= text.length ? "the text ends too early" : `unexpected ${JSON.stringify(text[i])}`;
+  const describe = () => (i >= text.length ? "the end of the text" : JSON.stringify(text[i]));
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
     else fail(`expected a value but found ${describe()}`);
@@ -68,9 +67,9 @@ export function findJsonProblem(text: string): JsonProblem | null {
         value(depth + 1);
         space();
         if (text[i] === ",") {
-          i++;
+          const comma = i++;
           space();
-          if (text[i] === "}") fail("a comma before } (remove the trailing comma)");
+          if (text[i] === "}") fail("a comma before } (remove the trailing comma)", comma);
           continue;
         }
         if (text[i] === "}") {
@@ -91,9 +90,9 @@ export function findJsonProblem(text: string): JsonProblem | null {
         value(depth + 1);
         space();
         if (text[i] === ",") {
-          i++;
+          const comma = i++;
           space();
-          if (text[i] === "]") fail("a comma before ] (remove the trailing comma)");
+          if (text[i] === "]") fail("a comma before ] (remove the trailing comma)", comma);
           continue;
         }
         if (text[i] === "]") {

@@ -26,11 +26,11 @@ describe("checkStructuredData", () => {
       ok: false,
       line: 3,
       column: 11,
-      message: 'Line 3, column 11: expected a value but found unexpected "o".',
+      message: 'Line 3, column 11: expected a value but found "o".',
     });
     expect(checkStructuredData('{"a": 1,}')).toMatchObject({
       line: 1,
-      column: 9,
+      column: 8,
       message: expect.stringMatching(/trailing comma/),
     });
     expect(checkStructuredData('{"a": "b')).toMatchObject({
@@ -45,7 +45,7 @@ describe("checkStructuredData", () => {
     });
     expect(checkStructuredData('{"a": 1} x')).toMatchObject({ line: 1, column: 10 });
     expect(checkStructuredData('{"a": [1, 2')).toMatchObject({
-      message: expect.stringMatching(/ends too early/),
+      message: expect.stringMatching(/the end of the text/),
     });
   });
 

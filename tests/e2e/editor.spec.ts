@@ -1,0 +1,117 @@
+/**
+ * The content editor (/create, /content/<id>/edit): a content manager writes a title and a body
+ * with a code block, sees the slug follow the title and the live preview render it as the public
+ * page does (Shiki), uses the toolbar and the shortcuts help, and saves the draft. Screenshots in
+ * light and dark at 1280 and 390 px. CodeMirror is loaded on the editor only, never on public pages.
+ */
+import type { Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures.ts";
+
+const SHOTS = process.env.EDITOR_SCREENSHOTS ?? "/tmp/editor";
+
+async function writeBody(page: Page, text: string) {
+  const editor = page.locator(".cm-content");
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.type(text);
+}
+
+async function shots(page: Page, name: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /dark/ : /^(?!.*\bdark\b)/);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: width === 1280 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test.describe("the editor", () => {
+  // GET /api/studio/slug (the slug check) answers 404 until the studio's read endpoints are merged.
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+
+  test("a content manager writes with a live preview, toolbar and shortcuts", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, "manager@demo.local", "/create");
+    await expect(page.getByRole("heading", { level: 1, name: "New item" })).toBeVisible();
+
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Testing prompts like code");
+    await expect(page.getByLabel("Address (slug)")).toHaveValue("testing-prompts-like-code");
+
+    await writeBody(
+      page,
+      "## Why test prompts\n\nA prompt is code.\n\n```ts\nconst answer: number = 42;\n```\n\n## How\n\nStart small.\n",
+    );
+    const preview = page.getByRole("region", { name: "Preview" });
+    await expect(preview.getByRole("heading", { level: 2, name: "Why test prompts" })).toBeVisible();
+    await expect(preview.locator("pre.shiki[data-language='typescript']")).toContainText("const answer");
+    await expect(preview.getByRole("navigation", { name: "On this page" })).toContainText("How");
+
+    // The toolbar acts on the selection; the shortcut does the same.
+    await page.getByRole("button", { name: "Bold" }).click();
+    await expect(page.locator(".cm-content")).toContainText("**bold text**");
+    await page.keyboard.press("ControlOrMeta+z");
+    await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help).toContainText("Save now");
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+
+    // Client checks name the field before anything is sent.
+    await page.getByLabel("Canonical URL").fill("http://insecure.example");
+    await expect(page.getByText("Use an https:// address or a path starting with /.")).toBeVisible();
+    await page.getByLabel("Canonical URL").fill("");
+    await page.getByLabel("JSON-LD").fill('{"@type": "Article",}');
+    await expect(page.getByText(/Line 1, column 20: a comma before \}/)).toBeVisible();
+    await page.getByLabel("JSON-LD").fill('{"@type": "Article"}');
+    await expect(page.getByText("Valid JSON.")).toBeVisible();
+
+    await page.getByRole("textbox", { name: "Title", exact: true }).scrollIntoViewIfNeeded();
+    await shots(page, "editor-create");
+
+    // Narrow screens switch between writing and the preview with tabs.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await expect(preview.getByRole("heading", { level: 2, name: "How" })).toBeVisible();
+    await expect(page.locator(".cm-content")).toBeHidden();
+  });
+
+  test("CodeMirror is not part of the public pages", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
+    await page.goto("/");
+    await page
+      .getByRole("link", { name: /AI Education/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/ai-education/);
+    expect(scripts.filter((s) => /codemirror|editor-screen/.test(s))).toEqual([]);
+  });
+
+  test.fixme("saving a draft moves to its own address and autosaves after that", async ({ page }) => {
+    // Needs POST/PATCH /api/content and GET /api/studio/slug (the studio's write endpoints).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, "manager@demo.local", "/create");
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("A draft that saves itself");
+    await writeBody(page, "First words.\n\n```py\nprint('hi')\n```\n");
+    await expect(page.getByLabel("Address (slug)")).toHaveValue("a-draft-that-saves-itself");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page).toHaveURL(/\/content\/[^/]+\/edit$/);
+    await expect(page.getByTestId("save-status")).toHaveText("All changes saved");
+    await expect(page.getByText("Draft", { exact: true })).toBeVisible();
+
+    await writeBody(page, "More words.");
+    await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
+    await expect(page.getByTestId("save-status")).toHaveText(/^Saved \d\d:\d\d$/, { timeout: 10_000 });
+    await page.reload();
+    await expect(page.locator(".cm-content")).toContainText("More words.");
+    await shots(page, "editor-edit");
+  });
+});
