@@ -22,6 +22,11 @@ async function shots(page: Page, name: string) {
     await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /dark/ : /^(?!.*\bdark\b)/);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      // The layout settles (the sidebar folds away) before the picture.
+      const heading = page.getByRole("heading", { level: 1 }).first();
+      await expect
+        .poll(async () => (await heading.boundingBox())?.x ?? 999)
+        .toBeLessThan(width === 390 ? 40 : 400);
       await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: width === 1280 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
@@ -81,6 +86,41 @@ test.describe("the editor", () => {
     await expect(page.locator(".cm-content")).toBeHidden();
   });
 
+  test("an existing item opens with its text; leaving with unsaved changes asks first", async ({
+    page,
+    request,
+  }) => {
+    const { items } = (await (
+      await request.get("/api/content?limit=1&section=ai-education&tier=free")
+    ).json()) as {
+      items: { id: string; title: string }[];
+    };
+    const item = items[0]!;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, "manager@demo.local", `/content/${item.id}/edit`);
+    await expect(page.getByRole("heading", { level: 1, name: /Edit item/ })).toContainText("Published");
+    await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(item.title);
+    await expect(page.getByTestId("save-status")).toHaveText("All changes saved");
+    await expect(page.getByText("Published: saving makes your changes live at once.")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Preview" }).locator(".prose-content")).not.toBeEmpty();
+    await shots(page, "editor-edit");
+
+    await writeBody(page, "An unsaved change. ");
+    await expect(page.getByTestId("save-status")).toHaveText(/Unsaved changes/);
+    await page.getByRole("link", { name: "Dashboard" }).first().click();
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await expect(leave).toBeVisible();
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(new RegExp(`/content/${item.id}/edit$`));
+    await expect(page.locator(".cm-content")).toContainText("An unsaved change.");
+    await page.getByRole("link", { name: "Dashboard" }).first().click();
+    await page
+      .getByRole("dialog", { name: "Leave without saving?" })
+      .getByRole("button", { name: "Leave and lose changes" })
+      .click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
   test("CodeMirror is not part of the public pages", async ({ page }) => {
     const scripts: string[] = [];
     page.on("request", (r) => {
@@ -113,5 +153,15 @@ test.describe("the editor", () => {
     await page.reload();
     await expect(page.locator(".cm-content")).toContainText("More words.");
     await shots(page, "editor-edit");
+  });
+});
+
+test.describe("readers", () => {
+  test.use({ expectedDocumentStatus: 403 });
+
+  test("a reader cannot open the editor", async ({ page }) => {
+    await signIn(page, "free@demo.local", "/dashboard");
+    const response = await page.goto("/content/anything/edit");
+    expect(response?.status()).toBe(403);
   });
 });

@@ -262,16 +262,13 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
     <div className="space-y-6">
       <header className="flex flex-col gap-3 border-b border-line pb-5 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
-          <p className="mb-1 flex flex-wrap items-center gap-2 text-xs font-semibold uppercase tracking-wider text-accent-text">
-            {item ? "Edit" : "Create"}
+          <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight text-ink">
+            {item ? "Edit item" : "New item"}
             {state ? (
-              <span className="rounded-full border border-line bg-sunken px-2 py-0.5 font-medium normal-case tracking-normal text-ink-muted">
+              <span className="rounded-full border border-line bg-sunken px-2.5 py-0.5 text-xs font-medium text-ink-muted">
                 {WORKFLOW_STATE_LABELS[state]}
               </span>
             ) : null}
-          </p>
-          <h1 className="truncate text-2xl font-semibold tracking-tight text-ink sm:text-3xl">
-            {fields.title.trim() || (item ? "Untitled" : "New item")}
           </h1>
           <p
             aria-live="polite"
@@ -365,7 +362,7 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
           ))}
         </div>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <div className={cx("flex min-w-0 flex-col", tab === "preview" && "hidden lg:flex")}>
             <EditorToolbar onAction={onAction} />
             <MarkdownEditor

@@ -48,7 +48,7 @@ export function Group({
   children: ReactNode;
 }) {
   return (
-    <Card className="p-5">
+    <Card className="min-w-0 p-5">
       <h2 className="text-base font-semibold text-ink">{title}</h2>
       {description ? <p className="mt-0.5 text-sm text-ink-muted">{description}</p> : null}
       <div className="mt-4 space-y-4">{children}</div>
@@ -68,7 +68,7 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
   const structured = checkStructuredData(fields.structuredData);
   const otherRoles = fields.rolesRequired.filter((r) => !(GATING_ROLES as readonly string[]).includes(r));
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Group title="Basics" description="What the item is and where readers find it.">
         {slugField}
         <div className="grid gap-4 sm:grid-cols-2">
@@ -229,7 +229,7 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
         <SocialCardPreview fields={fields} origin={origin} />
       </Group>
 
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
         <Group title="Structured data" description="schema.org JSON-LD published with the page.">
           <Field
             label="Schema type"

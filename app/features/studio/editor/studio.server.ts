@@ -52,6 +52,13 @@ export async function loadStudioItem(context: Context, id: string): Promise<Stud
       ? canPublishContent(actor.access)
       : canWriteContent(actor.access),
   );
+  // Never open a body this writer cannot read as empty: a save would replace it.
+  if (body.kind === "denied") {
+    throw data(
+      { message: "Your plan does not include this item's text, so it cannot be edited from this account." },
+      { status: 403 },
+    );
+  }
   return {
     ...view,
     state,
