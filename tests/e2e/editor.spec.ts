@@ -155,13 +155,3 @@ test.describe("the editor", () => {
     await shots(page, "editor-edit");
   });
 });
-
-test.describe("readers", () => {
-  test.use({ expectedDocumentStatus: 403 });
-
-  test("a reader cannot open the editor", async ({ page }) => {
-    await signIn(page, "free@demo.local", "/dashboard");
-    const response = await page.goto("/content/anything/edit");
-    expect(response?.status()).toBe(403);
-  });
-});
