@@ -5,7 +5,7 @@
  * light and dark at 1280 and 390 px. CodeMirror is loaded on the editor only, never on public pages.
  */
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures.ts";
+import { expect, expectNoSeriousA11yViolations, signIn, test } from "./fixtures.ts";
 
 const SHOTS = process.env.EDITOR_SCREENSHOTS ?? "/tmp/editor";
 
@@ -76,6 +76,7 @@ test.describe("the editor", () => {
     await page.getByLabel("JSON-LD").fill('{"@type": "Article"}');
     await expect(page.getByText("Valid JSON.")).toBeVisible();
 
+    await expectNoSeriousA11yViolations(page);
     await page.getByRole("textbox", { name: "Title", exact: true }).scrollIntoViewIfNeeded();
     await shots(page, "editor-create");
 

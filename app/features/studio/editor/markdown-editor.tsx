@@ -123,7 +123,7 @@ export function MarkdownEditor({
 
   return (
     <div
-      className="relative h-full min-h-[28rem] overflow-hidden rounded-b-lg border border-t-0 border-line-strong bg-elevated focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/30 aria-invalid:border-danger-text"
+      className="relative h-[60vh] min-h-[22rem] overflow-hidden lg:h-[calc(100dvh-13rem)] rounded-b-lg border border-t-0 border-line-strong bg-elevated focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/30 aria-invalid:border-danger-text"
       aria-invalid={invalid || undefined}
     >
       <div ref={host} className={loaded ? "absolute inset-0" : "hidden"} aria-describedby={describedBy} />
