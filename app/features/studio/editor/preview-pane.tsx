@@ -36,8 +36,8 @@ export function PreviewPane({ state, title }: { state: PreviewState; title: stri
           {state.kind === "loading" ? "Updating…" : state.kind === "failed" ? state.message : ""}
         </span>
       </div>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls on wide screens; keyboard users must reach it (WCAG 2.1.1) */}
       <div
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls on wide screens; keyboard users must reach it (WCAG 2.1.1)
         tabIndex={0}
         className={cx(
           "min-h-[22rem] rounded-lg border border-line bg-canvas px-5 py-6 sm:px-7 lg:h-[calc(100dvh-11rem)] lg:overflow-y-auto",
