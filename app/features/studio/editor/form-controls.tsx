@@ -70,6 +70,7 @@ export function TextAreaField({
   error,
   hint,
   aside,
+  mono,
   className,
   ...rest
 }: TextareaHTMLAttributes<HTMLTextAreaElement> & {
@@ -77,6 +78,8 @@ export function TextAreaField({
   error?: string | null;
   hint?: ReactNode;
   aside?: ReactNode;
+  /** Code (JSON): a monospaced font. */
+  mono?: boolean;
 }) {
   const id = useId();
   return (
@@ -88,7 +91,11 @@ export function TextAreaField({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={described(id, error, hint)}
-        className={cx(inputClass, "h-auto min-h-20 py-2 leading-relaxed")}
+        className={cx(
+          inputClass,
+          "h-auto min-h-20 py-2 leading-relaxed",
+          mono && "font-mono text-[0.8125rem]",
+        )}
         {...rest}
       />
       <Message id={id} error={error} hint={hint} />

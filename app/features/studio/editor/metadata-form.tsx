@@ -241,7 +241,7 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
             label="JSON-LD"
             rows={8}
             spellCheck={false}
-            className="font-mono"
+            mono
             {...text("structuredData")}
             placeholder={'{\n  "@context": "https://schema.org",\n  "@type": "Article"\n}'}
             hint={
