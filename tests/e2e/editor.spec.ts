@@ -37,8 +37,9 @@ async function shots(page: Page, name: string) {
 }
 
 test.describe("the editor", () => {
-  // GET /api/studio/slug (the slug check) answers 404 until the studio's read endpoints are merged.
-  test.use({ expectedConsoleErrors: [/status of 404/] });
+  // GET /api/studio/slug (the slug check) answers 404 until the studio's read endpoints are merged;
+  // the browser logs the stale save's 409 on purpose.
+  test.use({ expectedConsoleErrors: [/status of (404|409)/] });
 
   test("a content manager writes with a live preview, toolbar and shortcuts", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -120,6 +121,108 @@ test.describe("the editor", () => {
       .getByRole("button", { name: "Leave and lose changes" })
       .click();
     await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("a save sends only the changes with the version; a stale save keeps the writer's text", async ({
+    page,
+    request,
+  }) => {
+    // The server's write endpoints are stood in for here: this checks what the editor sends and
+    // how it treats the answers (the endpoints have their own tests).
+    const { items } = (await (
+      await request.get("/api/content?limit=1&section=ai-news&tier=free")
+    ).json()) as {
+      items: { id: string; slug: string; title: string }[];
+    };
+    const item = items[0]!;
+    const sent: Record<string, unknown>[] = [];
+    await page.route(`**/api/content/${item.id}`, async (route) => {
+      if (route.request().method() !== "PATCH") return route.fallback();
+      const body = route.request().postDataJSON() as Record<string, unknown>;
+      sent.push(body);
+      if (sent.length === 1) {
+        return route.fulfill({
+          json: {
+            item: {
+              id: item.id,
+              slug: item.slug,
+              state: "published",
+              version: Number(body.version) + 1,
+              publicUrl: `/content/${item.slug}`,
+            },
+          },
+        });
+      }
+      return route.fulfill({
+        status: 409,
+        json: {
+          error: {
+            code: "STALE_VERSION",
+            message:
+              "This item was changed by Eddie Editor at 14:02 (now version 9); your changes were not saved.",
+            field: { version: "stale" },
+          },
+        },
+      });
+    });
+    const theirs = {
+      id: item.id,
+      slug: item.slug,
+      title: "Their title",
+      type: "article",
+      section: "ai-news",
+      categorySlug: null,
+      excerpt: null,
+      tags: [],
+      tier: "Free",
+      rolesRequired: [],
+      seoTitle: null,
+      metaDescription: null,
+      canonicalUrl: null,
+      noindex: false,
+      seoKeywords: [],
+      ogTitle: null,
+      ogDescription: null,
+      ogImage: null,
+      twitterCard: null,
+      schemaType: null,
+      structuredData: null,
+      featured: false,
+      featuredOrder: null,
+      featuredImage: null,
+      featuredImageAlt: null,
+      related: [],
+      body: "Their text.",
+      state: "published",
+      version: 9,
+      publicUrl: `/content/${item.slug}`,
+    };
+    await page.route(`**/api/studio/content/${item.id}`, (route) =>
+      route.fulfill({ json: { item: theirs } }),
+    );
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, "manager@demo.local", `/content/${item.id}/edit`);
+    const title = page.getByRole("textbox", { name: "Title", exact: true });
+    await title.fill("A sharper title");
+    await page.getByRole("button", { name: "Save and publish changes" }).click();
+    await expect(page.getByTestId("save-status")).toHaveText(/^Saved \d\d:\d\d$/);
+    expect(sent[0]).toEqual({ version: expect.any(Number), title: "A sharper title" });
+
+    await writeBody(page, "My own words. ");
+    await page.keyboard.press("ControlOrMeta+s");
+    const stale = page.getByRole("dialog", { name: "Someone else changed this item" });
+    await expect(stale).toContainText("changed by Eddie Editor at 14:02");
+    expect(sent[1]).toMatchObject({ version: Number(sent[0]!.version) + 1 });
+    expect(Object.keys(sent[1]!)).toEqual(["version", "body"]);
+    await stale.getByRole("button", { name: /Load their version/ }).click();
+    await expect(stale).toBeHidden();
+    await expect(page.locator(".cm-content")).toHaveText("Their text.");
+    await expect(title).toHaveValue("Their title");
+    await expect(
+      page.getByRole("textbox", { name: "Your text before you loaded their version" }),
+    ).toHaveValue(/My own words\./);
+    await expect(page.getByTestId("save-status")).toHaveText("All changes saved");
   });
 
   test("CodeMirror is not part of the public pages", async ({ page }) => {
