@@ -19,7 +19,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export default function Edit({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
-  const carried = (location.state as CarriedEdits | null)?.carried ?? null;
+  const handed = location.state as CarriedEdits | null;
+  const carried = handed?.version === loaderData.item.version ? handed.carried : null;
   return (
     // A different item is a different form: start afresh.
     <EditorScreen

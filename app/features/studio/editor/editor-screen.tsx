@@ -54,9 +54,13 @@ export interface EditorScreenProps {
   carried?: EditorFields | null;
 }
 
-/** The state the /create screen hands to the new item's address. */
+/**
+ * The state the /create screen hands to the new item's address: edits typed while the first save
+ * was under way, for the version that save made (a reload after later saves ignores them).
+ */
 export interface CarriedEdits {
   carried: EditorFields;
+  version: number;
 }
 
 const editUrl = (id: string) => `/content/${encodeURIComponent(id)}/edit`;
@@ -136,7 +140,7 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
           const latest = current.current.fields;
           const state: CarriedEdits | undefined = sameFields(latest, sending)
             ? undefined
-            : { carried: latest };
+            : { carried: latest, version: created.version };
           navigate(editUrl(created.id), { replace: true, state });
           return created;
         }
