@@ -225,6 +225,45 @@ test.describe("the editor", () => {
     await expect(page.getByTestId("save-status")).toHaveText("All changes saved");
   });
 
+  test("the first save sends the new item and moves to its own address", async ({ page, request }) => {
+    // POST /api/content is stood in for: the new item answered is an existing one, so its editor opens.
+    const { items } = (await (
+      await request.get("/api/content?limit=1&section=ai-news&tier=free")
+    ).json()) as {
+      items: { id: string; title: string }[];
+    };
+    const existing = items[0]!;
+    let sent: Record<string, unknown> | null = null;
+    await page.route("**/api/content", async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      sent = route.request().postDataJSON() as Record<string, unknown>;
+      return route.fulfill({ status: 201, json: { item: { id: existing.id, version: 1, state: "draft" } } });
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, "manager@demo.local", "/create");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page.getByText("Give the item a title.")).toBeVisible();
+    expect(sent).toBeNull();
+
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill("Café notes & more");
+    await writeBody(page, "# Notes\n");
+    await page.getByLabel("Tags").fill("notes, cafe,");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page).toHaveURL(new RegExp(`/content/${existing.id}/edit$`));
+    await expect(page.getByRole("dialog", { name: "Leave without saving?" })).toBeHidden();
+    await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(existing.title);
+    expect(sent).toEqual({
+      title: "Café notes & more",
+      slug: "cafe-notes-and-more",
+      type: "article",
+      tier: "Free",
+      noindex: false,
+      featured: false,
+      tags: ["notes", "cafe"],
+      body: "# Notes\n",
+    });
+  });
+
   test("CodeMirror is not part of the public pages", async ({ page }) => {
     const scripts: string[] = [];
     page.on("request", (r) => {
