@@ -39,6 +39,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/business/profile": "routes/business/profile.tsx",
   "/content": "routes/manage/content.tsx",
   "/create": "routes/manage/create.tsx",
+  "/content/:id/edit": "routes/manage/edit.tsx",
   "/moderate": "routes/manage/moderate.tsx",
   "/admin": "routes/admin/index.tsx",
   "/admin/overview": "routes/admin/overview.tsx",

@@ -38,6 +38,8 @@ const SPEC_PATHS = [
   "/settings",
   "/content",
   "/create",
+  // The editor of one item (the "equivalent real URL" of /create for existing items).
+  "/content/:id/edit",
   "/moderate",
   "/admin",
   "/admin/overview",
@@ -101,6 +103,7 @@ describe("the registry", () => {
       "/section/:section": ["section"],
       "/category/:category": ["category"],
       "/content/:slug": ["slug"],
+      "/content/:id/edit": ["id"],
       "/collection/:collection": ["collection"],
       "/content/*": ["*"],
       "/section/*": ["*"],
@@ -170,6 +173,7 @@ describe("the registry", () => {
       "/business/profile": "auth - - business",
       "/content": writers,
       "/create": writers,
+      "/content/:id/edit": writers,
       "/moderate": managers,
       "/admin": admins,
       "/admin/overview": admins,
@@ -191,7 +195,12 @@ describe("the registry", () => {
   it("categorises routes", () => {
     const byCategory = (c: RouteDefinition["category"]) =>
       all.filter((r) => r.category === c).map((r) => r.path);
-    expect(byCategory("content-management")).toEqual(["/content", "/create", "/moderate"]);
+    expect(byCategory("content-management")).toEqual([
+      "/content",
+      "/create",
+      "/content/:id/edit",
+      "/moderate",
+    ]);
     expect(byCategory("business")).toEqual(["/business/dashboard", "/business/profile"]);
     expect(byCategory("error")).toEqual(["/403", "/404"]);
     expect(byCategory("system")).toEqual(["/admin-debug", "/health-check"]);
@@ -278,6 +287,7 @@ describe("matchRoute", () => {
     ["/settings", "/settings", {}],
     ["/content", "/content", {}],
     ["/create", "/create", {}],
+    ["/content/abc-123/edit", "/content/:id/edit", { id: "abc-123" }],
     ["/moderate", "/moderate", {}],
     ["/admin", "/admin", {}],
     ["/admin/overview", "/admin/overview", {}],

@@ -393,6 +393,17 @@ const REGISTRY: RouteDefinition[] = [
     icon: "FilePlus",
   },
   {
+    path: "/content/:id/edit",
+    label: "Edit",
+    description: "Edit an item: its text, metadata and workflow.",
+    auth: true,
+    rolesAllowed: [...WRITERS],
+    category: "content-management",
+    isDynamic: true,
+    paramNames: ["id"],
+    icon: "FilePen",
+  },
+  {
     path: "/moderate",
     label: "Moderate",
     description: "Review comments and content waiting for approval.",

@@ -32,7 +32,29 @@ export function staticPrefix(path: string): string {
   return `/${segments.slice(0, firstDynamic).join("/")}${firstDynamic > 0 ? "/" : ""}`;
 }
 
-const matches = (path: string, rule: string) => path.startsWith(rule);
+/**
+ * The rule that closes a private route: its static prefix, or, when static segments follow a
+ * parameter, the path with "*" for each parameter (the editor at /content/:id/edit becomes
+ * "/content/" + "*" + "/edit"), so a private screen below a public prefix (the "/content/" pages)
+ * is closed without closing the pages.
+ */
+export function privateRule(path: string): string {
+  const prefix = staticPrefix(path);
+  const rest = path.slice(prefix.length).split("/");
+  if (!rest.some((s) => s !== "" && !s.startsWith(":") && s !== "*")) return prefix;
+  return path
+    .split("/")
+    .map((s) => (s.startsWith(":") ? "*" : s))
+    .join("/");
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** RFC 9309 matching: a prefix, where "*" stands for any run of characters. */
+const matches = (path: string, rule: string) =>
+  rule.includes("*")
+    ? new RegExp(`^${rule.split("*").map(escapeRegExp).join(".*")}`).test(path)
+    : path.startsWith(rule);
 
 /** RFC 9309 evaluation: the longest matching rule decides, Allow on a tie; no match → allowed. */
 export function isAllowedByRobots(path: string, rules: RobotsRules): boolean {
@@ -49,7 +71,7 @@ export function robotsRules(routes: readonly RouteDefinition[] = ROUTES): Robots
     !requiresSignIn(route) &&
     !ALWAYS_DISALLOWED.some((d) => matches(staticPrefix(route.path), d));
   const disallowed = new Set<string>(ALWAYS_DISALLOWED);
-  for (const route of all) if (!isCrawlable(route)) disallowed.add(staticPrefix(route.path));
+  for (const route of all) if (!isCrawlable(route)) disallowed.add(privateRule(route.path));
   // A public route caught by a shorter private prefix ("/content" for "/content/:slug") is re-opened.
   const allow = new Set<string>(["/"]);
   for (const route of all) {

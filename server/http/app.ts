@@ -28,6 +28,7 @@ import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
 import { registerStudioApi } from "./studio-api.ts";
 import { registerStudioListApi } from "./studio-list-api.ts";
+import { registerStudioRenderApi } from "./studio-render-api.ts";
 import { allowedOrigins, errorResponse, fail, readLimited, tooLargeMessage } from "./toolkit.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
@@ -249,6 +250,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerContentWriteApi(app, runtime); // POST/PATCH/DELETE /api/content, workflow, versions
   registerStudioApi(app, runtime); // /api/studio/*: content writers
   registerStudioListApi(app, runtime); // GET /api/studio/content: the management table (writers)
+  registerStudioRenderApi(app, runtime); // POST /api/studio/render (the editor's live preview)
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);

@@ -107,6 +107,8 @@ export function requestKind(method: string, path: string): "read" | "write" | nu
   if (path === "/graphql") return "read"; // mutations are charged as writes once the document is known
   if (path.startsWith("/api/")) {
     if (path.startsWith("/api/auth/") || path === "/api/health") return null;
+    // The editor's live preview is a POST (the body is large) but changes nothing: a read.
+    if (path === "/api/studio/render") return "read";
     return reading ? "read" : "write";
   }
   if (path.endsWith(".data")) return reading ? "read" : "write";

@@ -1,10 +1,10 @@
 /**
- * Payloads from common XSS cheat sheets, in HTML and in Markdown syntax, and the check that a
- * rendering of them is inert. Shared by the renderer's unit test and the save-path tests (a body
- * saved through the API and read back through the public page).
+ * The XSS corpus every rendering and saving path of user text is tested with, and the check that
+ * rendered HTML is inert.
  */
 import { expect } from "vitest";
 
+/** Payloads from common XSS cheat sheets, in HTML and in markdown syntax. */
 export const XSS_CORPUS = [
   "<script>alert(1)</script>",
   "<SCRIPT SRC=//evil.example/x.js></SCRIPT>",
@@ -45,8 +45,8 @@ export const XSS_CORPUS = [
   "`<script>alert(1)</script>`",
 ];
 
-/** Rendered HTML (a body, not a whole page) carries no active tag, handler, script URL or srcdoc. */
-export function expectInertHtml(rendered: string): void {
+/** Rendered HTML holds no active tag, handler, script URL, srcdoc or style URL. */
+export function expectInert(rendered: string): void {
   const html = rendered.toLowerCase();
   for (const tag of [
     "<script",

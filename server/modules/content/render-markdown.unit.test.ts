@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectInertHtml, XSS_CORPUS } from "../../../tests/helpers/xss-corpus.ts";
+import { expectInert, XSS_CORPUS } from "../../../tests/helpers/xss-corpus.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 
 describe("renderMarkdown", () => {
@@ -38,7 +38,7 @@ describe("renderMarkdown", () => {
 
   it.each(XSS_CORPUS)("the corpus payload %j renders inert", async (payload) => {
     const out = await renderMarkdown(`before\n\n${payload}\n\nafter`);
-    expectInertHtml(out.html);
+    expectInert(out.html);
     expect(out.html).toContain("after");
   });
 
