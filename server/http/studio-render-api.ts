@@ -8,6 +8,7 @@
 import type { Hono } from "hono";
 import { MAX_BODY_BYTES } from "../modules/content/content.schemas.ts";
 import { renderStudioPreview } from "../modules/content/studio-render.ts";
+import type { Runtime } from "../runtime.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { readJsonObject } from "./toolkit.ts";
 
@@ -20,7 +21,10 @@ type AnyHono = Hono<any>;
  */
 const REQUEST_LIMIT = 6 * MAX_BODY_BYTES + 1024;
 
-export function registerStudioRenderApi(app: AnyHono, deps: UserHandlerDeps): void {
+export function registerStudioRenderApi(
+  app: AnyHono,
+  deps: UserHandlerDeps & { services: Pick<Runtime["services"], "contentModels"> },
+): void {
   const handle = userHandler(deps);
   app.post(
     "/api/studio/render",
@@ -31,7 +35,7 @@ export function registerStudioRenderApi(app: AnyHono, deps: UserHandlerDeps): vo
           requireJsonType: true,
           tooLarge: "The body is larger than 1 MiB.",
         });
-        return c.json(await renderStudioPreview(actor, input));
+        return c.json(await renderStudioPreview(actor, input, deps.services.contentModels.media.lookup));
       },
       { mutates: true },
     ),

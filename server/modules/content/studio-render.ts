@@ -1,12 +1,14 @@
 /**
  * The editor's live preview: a body rendered by the public page's own pipeline (render-markdown.ts:
  * sanitizer, heading ids, table of contents, Shiki), so what a writer sees is what readers get.
- * Writers only; the body is held to the same limit as a saved body.
+ * Writers only; the body is held to the same limit as a saved body. `media` gives `media:<id>`
+ * images their address and size, as on the public page.
  */
 import { z } from "zod";
 import { canWriteContent } from "../../../core/index.ts";
 import { ForbiddenError, PayloadTooLargeError } from "../../errors.ts";
 import { type Actor, requireUser } from "../actor.ts";
+import type { MediaLookup } from "../media/media.service.ts";
 import { MAX_BODY_BYTES, parseInput } from "./content.schemas.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 import type { RenderedPreview } from "./studio.types.ts";
@@ -17,7 +19,11 @@ const renderInputSchema = z.strictObject({
 });
 
 /** The preview of `input.body` for a content writer; 401 visitors, 403 readers, 413 past 1 MiB. */
-export async function renderStudioPreview(actor: Actor, input: unknown): Promise<RenderedPreview> {
+export async function renderStudioPreview(
+  actor: Actor,
+  input: unknown,
+  media?: MediaLookup,
+): Promise<RenderedPreview> {
   requireUser(actor);
   if (!canWriteContent(actor.access)) {
     throw new ForbiddenError(
@@ -32,6 +38,6 @@ export async function renderStudioPreview(actor: Actor, input: unknown): Promise
   }
   // Both formats go through the one pipeline, as on the public page (raw HTML is sanitized away
   // to what the schema allows).
-  const rendered = await renderMarkdown(body);
+  const rendered = await renderMarkdown(body, { media });
   return { html: rendered.html, headings: rendered.toc };
 }

@@ -13,6 +13,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { cx } from "../../../components/ui/cx.ts";
 import { ApiError, api } from "../../../lib/api.ts";
+import { MediaPicker } from "../media/index.ts";
 import {
   type EditorFields,
   emptyFields,
@@ -24,7 +25,7 @@ import {
   validateFields,
 } from "./editor-fields.ts";
 import type { EditorOptions } from "./editor-options.ts";
-import { EditorPanels, ImagePicker } from "./editor-panels.tsx";
+import { EditorPanels } from "./editor-panels.tsx";
 import { MarkdownEditor, type MarkdownEditorHandle } from "./markdown-editor.tsx";
 import { MetadataForm } from "./metadata-form.tsx";
 import { PreviewPane } from "./preview-pane.tsx";
@@ -426,7 +427,7 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
       />
 
       {picking ? (
-        <ImagePicker
+        <MediaPicker
           kind="image"
           onClose={() => setPicking(false)}
           onPick={(media) => {
