@@ -15,6 +15,7 @@ import type { ContentPageData } from "./content-data.ts";
 import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
 import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
 import { PaywallPanel } from "./paywall-panel.tsx";
+import { PreviewBanner } from "./preview-banner.tsx";
 
 function Breadcrumbs({ item }: { item: ContentSummary }) {
   const section = item.section ? findRoute(`/${item.section}`) : undefined;
@@ -357,9 +358,11 @@ function GrantedBody({
 /** The dynamic content page: header always, then the body by template, or the tier gate. */
 export function ContentView({ data }: { data: ContentPageData }) {
   const { page } = data;
-  const { isAuthenticated } = useAuth();
+  const auth = useAuth();
   const location = useLocation();
-  useViewBeacon(page.item.id);
+  // A preview is what the previewed reader sees, and it is not a reader's view of the item.
+  const isAuthenticated = data.preview ? data.preview.signedIn : auth.isAuthenticated;
+  useViewBeacon(page.item.id, !data.preview);
   const granted = page.access.kind === "granted";
   const withToc =
     granted && (page.template === "article" || page.template === "markdown") && page.toc.length >= 2;
@@ -391,6 +394,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
   return (
     <div className={cx("grid gap-10", withToc && "xl:grid-cols-[minmax(0,1fr)_14rem]")}>
       <article className="min-w-0 max-w-3xl">
+        {data.preview ? <PreviewBanner preview={data.preview} /> : null}
         <ContentHeader
           page={page}
           engagement={data.engagement}
