@@ -67,6 +67,9 @@ describe.each(DIALECTS)("preview as (%s)", (dialect) => {
     expect(asFree.html).toMatch(/<meta name="robots" content="noindex, nofollow"/);
     expect(asFree.headers.get("cache-control")).toMatch(/no-store/);
     expect(asFree.headers.get("x-robots-tag")).toBe("noindex");
+    // The studio frames it beside the editor: our own pages only.
+    expect(asFree.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+    expect(asFree.headers.get("x-frame-options")).toBe("SAMEORIGIN");
 
     const asPro = await page(`/content/${slugs.pro}?previewAs=Pro`, manager);
     expect(asPro.html).toContain(FINGERPRINT);
@@ -77,6 +80,8 @@ describe.each(DIALECTS)("preview as (%s)", (dialect) => {
     const own = await page(`/content/${slugs.pro}`, manager);
     expect(own.html).toContain(FINGERPRINT);
     expect(own.html).not.toContain(BANNER);
+    expect(own.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(own.headers.get("x-frame-options")).toBe("DENY");
   });
 
   it("a visitor preview shows the sign-in offer a visitor gets", async () => {
@@ -112,6 +117,7 @@ describe.each(DIALECTS)("preview as (%s)", (dialect) => {
       const visitor = await page(`/content/${slugs.pro}?previewAs=${value}`);
       expect(visitor.html, `visitor with ${value}`).not.toContain(FINGERPRINT);
       expect(visitor.html).not.toContain(BANNER);
+      expect(visitor.headers.get("x-frame-options")).toBe("DENY");
     }
     const role = await page(`/content/${slugs.role}?previewAs=role:Editor`, free);
     expect(role.html).not.toContain(FINGERPRINT);

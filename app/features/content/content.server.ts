@@ -154,9 +154,10 @@ export async function loadContentPage(
             }
           : null,
       };
-      // Belt and braces: a preview comes from a signed-in writer, so no shared cache keeps it anyway.
+      // A preview comes from a signed-in writer, so no shared cache keeps it anyway; it is never
+      // indexed, and the studio may frame it beside the editor (our own origin only).
       const headers = preview
-        ? { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" }
+        ? { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex", "X-Frame-Options": "SAMEORIGIN" }
         : undefined;
       return data<ContentPageData | ContentMissingData>(body, { status: 200, headers });
     }
