@@ -37,7 +37,7 @@ export function DiffView({ diff }: { diff: VersionDiff }) {
   const { added, removed } = diffStats(diff.body);
   const title = `Changes from ${versionName(diff.from)} to ${versionName(diff.to)}`;
   return (
-    <div className="space-y-4">
+    <div className="min-w-0 space-y-4">
       <h3 className="text-sm font-semibold text-ink">{title}</h3>
       {diff.fields.length === 0 && added === 0 && removed === 0 ? (
         <p className="text-sm text-ink-muted">The two versions are the same.</p>

@@ -2,8 +2,6 @@ import { History, RotateCcw } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { cx } from "../../../components/ui/cx.ts";
-import { inputClass } from "../../../components/ui/fields.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { settle } from "../../../lib/api.ts";
 import { DiffView } from "./diff-view.tsx";
@@ -11,6 +9,7 @@ import { LocalTime } from "./local-time.tsx";
 import { StateBadge } from "./state-badge.tsx";
 import { history, diff as loadDiff, versions as loadVersions, restore } from "./studio-calls.ts";
 import type { ItemPanelProps, VersionDiff, VersionSummary, WorkflowEvent } from "./types.ts";
+import { compactSelectClass } from "./ui.ts";
 import { eventVerb } from "./workflow-actions.ts";
 
 type Compare = { from: number; to: number | "current" };
@@ -107,10 +106,9 @@ export function HistoryPanel({ item, onItemChange, hasUnsavedChanges, saveNow }:
   }
 
   const options = versions ?? [];
-  const selectClass = cx(inputClass, "h-9 pr-8");
 
   return (
-    <section aria-labelledby={headingId} className="space-y-6">
+    <section aria-labelledby={headingId} className="min-w-0 space-y-6">
       <h2 id={headingId} className="flex items-center gap-2 text-sm font-semibold text-ink">
         <History aria-hidden="true" className="size-4 text-ink-subtle" />
         History
@@ -185,7 +183,7 @@ export function HistoryPanel({ item, onItemChange, hasUnsavedChanges, saveNow }:
                 id={fromId}
                 value={pair?.from ?? ""}
                 onChange={(e) => setCompare({ from: Number(e.target.value), to: pair?.to ?? "current" })}
-                className={selectClass}
+                className={compactSelectClass}
               >
                 {options.map((v) => (
                   <option key={v.version} value={v.version}>
@@ -207,7 +205,7 @@ export function HistoryPanel({ item, onItemChange, hasUnsavedChanges, saveNow }:
                     to: e.target.value === "current" ? "current" : Number(e.target.value),
                   })
                 }
-                className={selectClass}
+                className={compactSelectClass}
               >
                 <option value="current">Current version</option>
                 {options.map((v) => (

@@ -126,7 +126,7 @@ function PartsEditor({ item, fields, onFieldsChange, noun, heading, description 
   }
 
   return (
-    <section aria-labelledby={headingId} className="space-y-3">
+    <section aria-labelledby={headingId} className="min-w-0 space-y-3">
       <div>
         <h3 id={headingId} className="text-sm font-semibold text-ink">
           {heading} <span className="font-normal text-ink-subtle">({list.length})</span>

@@ -9,9 +9,8 @@ import {
   previewAudienceValue,
 } from "../../../../core/preview-as.ts";
 import { buttonClass } from "../../../components/ui/button.tsx";
-import { cx } from "../../../components/ui/cx.ts";
-import { inputClass } from "../../../components/ui/fields.tsx";
 import type { ItemPanelProps } from "./types.ts";
+import { compactSelectClass } from "./ui.ts";
 
 /** The public page of the item as `audience` sees it (the server checks the viewer writes content). */
 export function previewUrl(publicUrl: string, audience: string, version?: number): string {
@@ -38,7 +37,7 @@ export function PreviewAsPanel({ item, hasUnsavedChanges }: ItemPanelProps) {
   const label = previewAudienceLabel(parsed);
 
   return (
-    <section aria-labelledby={headingId} className="flex h-full min-h-[32rem] flex-col gap-3">
+    <section aria-labelledby={headingId} className="flex h-full min-h-[32rem] min-w-0 flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="flex items-center gap-2 text-sm font-semibold text-ink">
           <Eye aria-hidden="true" className="size-4 text-ink-subtle" />
@@ -52,7 +51,7 @@ export function PreviewAsPanel({ item, hasUnsavedChanges }: ItemPanelProps) {
             id={selectId}
             value={audience}
             onChange={(e) => setAudience(e.target.value)}
-            className={cx(inputClass, "h-8 w-auto pr-8")}
+            className={compactSelectClass}
           >
             {PREVIEW_AUDIENCES.map((a) => {
               const value = previewAudienceValue(a);

@@ -133,7 +133,7 @@ export function WorkflowPanel({ item, onItemChange, hasUnsavedChanges, saveNow }
   const openButton = open ? buttons.find((b) => b.action === open.action) : undefined;
 
   return (
-    <section aria-labelledby={headingId} className="space-y-4">
+    <section aria-labelledby={headingId} className="min-w-0 space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="text-sm font-semibold text-ink">
           Workflow
