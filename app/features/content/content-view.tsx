@@ -107,8 +107,8 @@ function ContentHeader({
 
 function Body({ html }: { html: string | null }) {
   if (!html) return null;
-  // Code blocks scroll sideways: make them reachable by keyboard.
-  const withFocusableCode = html.replace(/<pre(?=[\s>])/g, '<pre tabindex="0"');
+  // Code blocks and wide tables scroll sideways: make them reachable by keyboard.
+  const withFocusableCode = html.replace(/<(pre|table)(?=[\s>])/g, '<$1 tabindex="0"');
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server (rehype-sanitize) before it is stored
   return <div className="prose-content" dangerouslySetInnerHTML={{ __html: withFocusableCode }} />;
 }

@@ -86,45 +86,56 @@ export function DiffView({ diff }: { diff: VersionDiff }) {
         </div>
       ) : null}
       {added + removed > 0 ? (
-        <section aria-label="Body changes">
+        <div>
           <p className="mb-2 text-xs text-ink-subtle">
             Body: {added} {added === 1 ? "line" : "lines"} added, {removed} {removed === 1 ? "line" : "lines"}{" "}
             removed
           </p>
-          <ol className="overflow-x-auto rounded-lg border border-line bg-elevated py-1 font-mono text-xs leading-5">
-            {/* Rows are positional (a diff is never reordered), so their index is their key. */}
-            {rows.map((row, i) =>
-              row.kind === "fold" ? (
-                <li key={`f${i}`} className="bg-sunken px-3 py-0.5 text-ink-subtle">
-                  ⋯ {row.count} unchanged lines
-                </li>
-              ) : (
-                <li
-                  key={i}
-                  className={cx(
-                    "flex whitespace-pre",
-                    row.op === "add" && "bg-ok-soft text-ok-text",
-                    row.op === "remove" && "bg-danger-soft text-danger-text",
-                    row.op === "same" && "text-ink-muted",
-                  )}
-                >
-                  <span
-                    aria-hidden="true"
-                    className="w-8 shrink-0 select-none pr-2 text-right text-ink-subtle"
+          {/* Long lines scroll sideways: focusable so the keyboard can scroll them too. */}
+          <section
+            aria-label="Body, line by line"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+            tabIndex={0}
+            className="overflow-x-auto rounded-lg border border-line bg-elevated focus-visible:outline-2 focus-visible:outline-focus"
+          >
+            <ol className="min-w-max py-1 font-mono text-xs leading-5">
+              {/* Rows are positional (a diff is never reordered), so their index is their key. */}
+              {rows.map((row, i) =>
+                row.kind === "fold" ? (
+                  <li key={`f${i}`} className="bg-sunken px-3 py-0.5 text-ink-subtle">
+                    ⋯ {row.count} unchanged lines
+                  </li>
+                ) : (
+                  <li
+                    key={i}
+                    className={cx(
+                      "flex whitespace-pre",
+                      row.op === "add" && "bg-ok-soft text-ok-text",
+                      row.op === "remove" && "bg-danger-soft text-danger-text",
+                      row.op === "same" && "text-ink-muted",
+                    )}
                   >
-                    {row.newNo ?? row.oldNo}
-                  </span>
-                  <span aria-hidden="true" className="w-4 shrink-0 select-none font-bold">
-                    {row.marker}
-                  </span>
-                  {row.op === "add" ? <span className="sr-only">Added: </span> : null}
-                  {row.op === "remove" ? <span className="sr-only">Removed: </span> : null}
-                  <span className="pr-3">{row.text || " "}</span>
-                </li>
-              ),
-            )}
-          </ol>
-        </section>
+                    <span
+                      aria-hidden="true"
+                      className={cx(
+                        "w-8 shrink-0 select-none pr-2 text-right",
+                        row.op === "same" && "text-ink-subtle",
+                      )}
+                    >
+                      {row.newNo ?? row.oldNo}
+                    </span>
+                    <span aria-hidden="true" className="w-4 shrink-0 select-none font-bold">
+                      {row.marker}
+                    </span>
+                    {row.op === "add" ? <span className="sr-only">Added: </span> : null}
+                    {row.op === "remove" ? <span className="sr-only">Removed: </span> : null}
+                    <span className="pr-3">{row.text || " "}</span>
+                  </li>
+                ),
+              )}
+            </ol>
+          </section>
+        </div>
       ) : null}
     </div>
   );
