@@ -14,9 +14,18 @@ import { eventVerb } from "./workflow-actions.ts";
 
 type Compare = { from: number; to: number | "current" };
 
-/** The pair compared first: the previous version against the current one. */
-export function defaultCompare(list: readonly VersionSummary[], current: number): Compare | null {
-  const older = list.filter((v) => v.version < current).sort((a, b) => b.version - a.version)[0];
+/**
+ * The newest saved version: the item's current content. (The item's own `version` counts workflow
+ * steps too, which change no content, so it may be higher than any saved version.)
+ */
+export function latestVersion(list: readonly VersionSummary[]): number | null {
+  return list.reduce<number | null>((max, v) => (max === null || v.version > max ? v.version : max), null);
+}
+
+/** The pair compared first: the version before the latest against the current content. */
+export function defaultCompare(list: readonly VersionSummary[]): Compare | null {
+  const latest = latestVersion(list);
+  const older = list.filter((v) => v.version !== latest).sort((a, b) => b.version - a.version)[0];
   return older ? { from: older.version, to: "current" } : null;
 }
 
@@ -60,7 +69,8 @@ export function HistoryPanel({ item, onItemChange, hasUnsavedChanges, saveNow }:
   const fromId = useId();
   const toId = useId();
 
-  const pair = compare ?? (versions ? defaultCompare(versions, item.version) : null);
+  const pair = compare ?? (versions ? defaultCompare(versions) : null);
+  const latest = versions ? latestVersion(versions) : null;
 
   const from = pair?.from;
   const to = pair?.to;
@@ -142,16 +152,14 @@ export function HistoryPanel({ item, onItemChange, hasUnsavedChanges, saveNow }:
               <div className="min-w-0">
                 <p className="font-medium text-ink">
                   Version {v.version}
-                  {v.version === item.version ? (
-                    <span className="ml-2 text-xs text-ok-text">current</span>
-                  ) : null}
+                  {v.version === latest ? <span className="ml-2 text-xs text-ok-text">current</span> : null}
                 </p>
                 <p className="text-xs text-ink-subtle">
                   {v.authorName ?? "Unknown author"} · <LocalTime iso={v.createdAt} />
                 </p>
                 {v.note ? <p className="mt-0.5 text-xs text-ink-muted">{v.note}</p> : null}
               </div>
-              {v.version !== item.version ? (
+              {v.version !== latest ? (
                 <div className="flex shrink-0 gap-1">
                   <Button
                     variant="ghost"
