@@ -69,10 +69,13 @@ describe("WorkflowPanel", () => {
     expect(out.indexOf("Cite the benchmark")).toBeLessThan(out.indexOf("Submit for review"));
   });
 
-  it("explains an item in review that this user cannot move", () => {
-    expect(render({ state: "in_review", actions: [] })).toContain(
+  it("tells a writer who submitted that a reviewer decides next", () => {
+    const out = render({ state: "in_review", actions: ["archive"] });
+    expect(out).toContain(
       "Waiting for a reviewer: approving and publishing need the content:publish permission.",
     );
+    expect(out).toContain("Archive");
+    expect(render({ state: "in_review", actions: ["approve"] })).not.toContain("Waiting for a reviewer");
   });
 
   it("says when a scheduled item goes live", () => {

@@ -181,13 +181,14 @@ export function WorkflowPanel({ item, onItemChange, hasUnsavedChanges, saveNow }
         </Notice>
       ) : null}
 
-      {buttons.length === 0 ? (
+      {item.state === "in_review" && !item.actions.includes("approve") ? (
         <p className="text-sm text-ink-muted">
-          {item.state === "in_review"
-            ? "Waiting for a reviewer: approving and publishing need the content:publish permission."
-            : "No workflow step is open to you for this item now."}
+          Waiting for a reviewer: approving and publishing need the content:publish permission.
         </p>
-      ) : (
+      ) : buttons.length === 0 ? (
+        <p className="text-sm text-ink-muted">No workflow step is open to you for this item now.</p>
+      ) : null}
+      {buttons.length > 0 ? (
         <div className="flex flex-wrap gap-2">
           {buttons.map((b) => (
             <Button
@@ -203,7 +204,7 @@ export function WorkflowPanel({ item, onItemChange, hasUnsavedChanges, saveNow }
             </Button>
           ))}
         </div>
-      )}
+      ) : null}
 
       {hasUnsavedChanges && buttons.length > 0 ? (
         <p className="text-xs text-ink-subtle">Your unsaved changes are saved first.</p>
