@@ -75,11 +75,14 @@ describe.each(DIALECTS)("preview as (%s)", (dialect) => {
     expect(asPro.html).toContain(FINGERPRINT);
     expect(asPro.html).toContain("Previewing as a Pro reader");
     expect(asPro.html).not.toContain('id="gate-title"');
+    // The like button is the reader's, not the writer's: inert in a preview.
+    expect(asPro.html).toMatch(/<div inert="">/);
 
     // Their own view (a Pro plan) without the parameter: the body, no banner.
     const own = await page(`/content/${slugs.pro}`, manager);
     expect(own.html).toContain(FINGERPRINT);
     expect(own.html).not.toContain(BANNER);
+    expect(own.html).not.toMatch(/<div inert="">/);
     expect(own.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(own.headers.get("x-frame-options")).toBe("DENY");
   });

@@ -45,11 +45,14 @@ function ContentHeader({
   engagement,
   shareUrl,
   signedIn,
+  preview,
 }: {
   page: ContentPage;
   engagement: ContentPageData["engagement"];
   shareUrl: string;
   signedIn: boolean;
+  /** A writer's preview: shown as the reader sees it, but a like would be the writer's own. */
+  preview: boolean;
 }) {
   const { item } = page;
   const date = formatDate(item.publishedAt);
@@ -93,14 +96,16 @@ function ContentHeader({
           ))}
         </ul>
       ) : null}
-      <EngagementBar
-        contentId={item.id}
-        title={item.title}
-        url={shareUrl}
-        engagement={engagement}
-        signedIn={signedIn}
-        locked={item.locked}
-      />
+      <div inert={preview}>
+        <EngagementBar
+          contentId={item.id}
+          title={item.title}
+          url={shareUrl}
+          engagement={engagement}
+          signedIn={signedIn}
+          locked={item.locked}
+        />
+      </div>
     </header>
   );
 }
@@ -290,10 +295,13 @@ function GrantedBody({
   page,
   engagement,
   signedIn,
+  preview,
 }: {
   page: ContentPage;
   engagement: ContentPageData["engagement"];
   signedIn: boolean;
+  /** A writer's preview: no 'Mark complete' (it would be the writer's progress). */
+  preview: boolean;
 }) {
   switch (page.template) {
     case "course":
@@ -304,7 +312,10 @@ function GrantedBody({
           signedIn={signedIn}
         >
           {page.children.length > 0 ? <CourseProgressSummary /> : null}
-          <Lessons items={page.children} action={(lesson) => <LessonToggle lesson={lesson} />} />
+          <Lessons
+            items={page.children}
+            action={preview ? undefined : (lesson) => <LessonToggle lesson={lesson} />}
+          />
           {page.html ? (
             <section aria-label="Course overview">
               <Body html={page.html} />
@@ -388,7 +399,14 @@ export function ContentView({ data }: { data: ContentPageData }) {
       </>
     );
   } else {
-    main = <GrantedBody page={page} engagement={data.engagement} signedIn={isAuthenticated} />;
+    main = (
+      <GrantedBody
+        page={page}
+        engagement={data.engagement}
+        signedIn={isAuthenticated}
+        preview={Boolean(data.preview)}
+      />
+    );
   }
 
   return (
@@ -400,6 +418,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
           engagement={data.engagement}
           shareUrl={data.canonicalUrl}
           signedIn={isAuthenticated}
+          preview={Boolean(data.preview)}
         />
         {main}
       </article>
