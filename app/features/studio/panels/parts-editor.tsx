@@ -44,15 +44,11 @@ function useTitles(slugs: readonly string[], seed: Map<string, Known>) {
   return known;
 }
 
-/** Content matching `query` the writer may add: the studio list (drafts too), else the public search. */
+/** Content matching `query` the writer may add: the studio list, so drafts can be lined up too. */
 async function searchContent(query: string, signal: AbortSignal): Promise<PartCandidate[]> {
-  const q = encodeURIComponent(query);
-  try {
-    return candidatesFrom(await api.get(`/api/studio/content?q=${q}&limit=8`, { signal }));
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return candidatesFrom(await api.get(`/api/search?q=${q}&limit=8`, { signal }));
-  }
+  return candidatesFrom(
+    await api.get(`/api/studio/content?q=${encodeURIComponent(query)}&limit=8`, { signal }),
+  );
 }
 
 interface Props extends PartsEditorProps {

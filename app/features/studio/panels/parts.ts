@@ -23,16 +23,16 @@ export function addSlug(list: readonly string[], slug: string, ownSlug: string):
   return [...list, slug];
 }
 
-/** One candidate to add, whichever endpoint found it. */
+/** One candidate to add (a row of the studio list). */
 export interface PartCandidate {
   slug: string;
   title: string;
   type: string;
-  /** The workflow state when the studio list found it; null from the public search. */
+  /** Its workflow state; null when the answer did not say. */
   state: string | null;
 }
 
-/** Reads the studio list (`items: StudioRow[]`) or the public search (`items: ContentSummary[]`). */
+/** Reads the studio list's answer (`items: StudioRow[]`), skipping rows without a slug or title. */
 export function candidatesFrom(answer: unknown): PartCandidate[] {
   const items = (answer as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) return [];
