@@ -5,6 +5,9 @@ import type { Route } from "./+types/collection";
 
 export const meta: Route.MetaFunction = (args) => contentMeta(args, args.loaderData);
 
+/** A writer's preview answers with no-store and noindex (set by the loader). */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader(args: Route.LoaderArgs) {
   return loadContentPage(args, [args.params.collection]);
 }

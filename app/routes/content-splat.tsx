@@ -6,6 +6,9 @@ import type { Route } from "./+types/content-splat";
 /** /content/*, /section/* and /category/*: a dynamic content page at a nested path. */
 export const meta: Route.MetaFunction = (args) => contentMeta(args, args.loaderData);
 
+/** A writer's preview answers with no-store and noindex (set by the loader). */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader(args: Route.LoaderArgs) {
   return loadContentPage(args, splatCandidates(args.params["*"]));
 }

@@ -113,7 +113,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     c.set("nonce", nonce);
     c.set("clientIp", clientAddress(c, runtime.env.TRUST_PROXY === "1"));
     await next();
-    for (const [name, value] of Object.entries(securityHeaders(nonce, { https }))) {
+    // A page that asked to be framed by our own pages (a writer's preview) keeps that, nothing more.
+    const frameSelf = c.res.headers.get("X-Frame-Options") === "SAMEORIGIN";
+    for (const [name, value] of Object.entries(securityHeaders(nonce, { https, frameSelf }))) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
   });

@@ -7,8 +7,14 @@ export function createNonce(): string {
 /**
  * Headers every response carries. Scripts run only from our origin or with the
  * per-request nonce; no plugins; no framing; no MIME sniffing.
+ *
+ * `frameSelf`: the page may be framed by our own pages only. A writer's "preview as" page is
+ * (the studio shows it beside the editor); nothing else is.
  */
-export function securityHeaders(nonce: string, options: { https: boolean }): Record<string, string> {
+export function securityHeaders(
+  nonce: string,
+  options: { https: boolean; frameSelf?: boolean },
+): Record<string, string> {
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -18,14 +24,14 @@ export function securityHeaders(nonce: string, options: { https: boolean }): Rec
     "connect-src 'self'",
     "media-src 'self' https:",
     "object-src 'none'",
-    "frame-ancestors 'none'",
+    options.frameSelf ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
   ].join("; ");
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
     "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
+    "X-Frame-Options": options.frameSelf ? "SAMEORIGIN" : "DENY",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",

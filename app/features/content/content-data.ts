@@ -36,6 +36,17 @@ export interface ContentPageData {
   origin: string;
   /** Counters for everyone; the like and course progress for a signed-in reader (absent on error). */
   engagement?: PageEngagement | null;
+  /** A writer's "preview as" (`?previewAs=`): the page is what that reader sees. */
+  preview?: PagePreview | null;
+}
+
+export interface PagePreview {
+  /** The `previewAs` value ("Pro", "visitor", "role:Editor"). */
+  value: string;
+  /** "a Pro reader". */
+  label: string;
+  /** Whether that reader is signed in (the paywall then offers no 'Sign In'). */
+  signedIn: boolean;
 }
 
 export interface ContentMissingData {

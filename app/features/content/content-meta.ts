@@ -25,5 +25,11 @@ export function contentMeta(
       { name: "robots", content: "noindex" },
     ];
   }
-  return contentMetaTags(data.page, site, data.canonicalUrl);
+  const tags = contentMetaTags(data.page, site, data.canonicalUrl);
+  if (!data.preview) return tags;
+  // A preview is one writer's view: never indexed, whatever the item says.
+  return [
+    ...tags.filter((t) => !("name" in t && t.name === "robots")),
+    { name: "robots", content: "noindex, nofollow" },
+  ];
 }

@@ -15,6 +15,7 @@ import type { ContentPageData } from "./content-data.ts";
 import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
 import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
 import { PaywallPanel } from "./paywall-panel.tsx";
+import { PreviewBanner } from "./preview-banner.tsx";
 
 function Breadcrumbs({ item }: { item: ContentSummary }) {
   const section = item.section ? findRoute(`/${item.section}`) : undefined;
@@ -44,11 +45,14 @@ function ContentHeader({
   engagement,
   shareUrl,
   signedIn,
+  preview,
 }: {
   page: ContentPage;
   engagement: ContentPageData["engagement"];
   shareUrl: string;
   signedIn: boolean;
+  /** A writer's preview: shown as the reader sees it, but a like would be the writer's own. */
+  preview: boolean;
 }) {
   const { item } = page;
   const date = formatDate(item.publishedAt);
@@ -92,22 +96,24 @@ function ContentHeader({
           ))}
         </ul>
       ) : null}
-      <EngagementBar
-        contentId={item.id}
-        title={item.title}
-        url={shareUrl}
-        engagement={engagement}
-        signedIn={signedIn}
-        locked={item.locked}
-      />
+      <div inert={preview}>
+        <EngagementBar
+          contentId={item.id}
+          title={item.title}
+          url={shareUrl}
+          engagement={engagement}
+          signedIn={signedIn}
+          locked={item.locked}
+        />
+      </div>
     </header>
   );
 }
 
 function Body({ html }: { html: string | null }) {
   if (!html) return null;
-  // Code blocks scroll sideways: make them reachable by keyboard.
-  const withFocusableCode = html.replace(/<pre(?=[\s>])/g, '<pre tabindex="0"');
+  // Code blocks and wide tables scroll sideways: make them reachable by keyboard.
+  const withFocusableCode = html.replace(/<(pre|table)(?=[\s>])/g, '<$1 tabindex="0"');
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server (rehype-sanitize) before it is stored
   return <div className="prose-content" dangerouslySetInnerHTML={{ __html: withFocusableCode }} />;
 }
@@ -289,10 +295,13 @@ function GrantedBody({
   page,
   engagement,
   signedIn,
+  preview,
 }: {
   page: ContentPage;
   engagement: ContentPageData["engagement"];
   signedIn: boolean;
+  /** A writer's preview: no 'Mark complete' (it would be the writer's progress). */
+  preview: boolean;
 }) {
   switch (page.template) {
     case "course":
@@ -303,7 +312,10 @@ function GrantedBody({
           signedIn={signedIn}
         >
           {page.children.length > 0 ? <CourseProgressSummary /> : null}
-          <Lessons items={page.children} action={(lesson) => <LessonToggle lesson={lesson} />} />
+          <Lessons
+            items={page.children}
+            action={preview ? undefined : (lesson) => <LessonToggle lesson={lesson} />}
+          />
           {page.html ? (
             <section aria-label="Course overview">
               <Body html={page.html} />
@@ -357,9 +369,11 @@ function GrantedBody({
 /** The dynamic content page: header always, then the body by template, or the tier gate. */
 export function ContentView({ data }: { data: ContentPageData }) {
   const { page } = data;
-  const { isAuthenticated } = useAuth();
+  const auth = useAuth();
   const location = useLocation();
-  useViewBeacon(page.item.id);
+  // A preview is what the previewed reader sees, and it is not a reader's view of the item.
+  const isAuthenticated = data.preview ? data.preview.signedIn : auth.isAuthenticated;
+  useViewBeacon(page.item.id, !data.preview);
   const granted = page.access.kind === "granted";
   const withToc =
     granted && (page.template === "article" || page.template === "markdown") && page.toc.length >= 2;
@@ -385,17 +399,26 @@ export function ContentView({ data }: { data: ContentPageData }) {
       </>
     );
   } else {
-    main = <GrantedBody page={page} engagement={data.engagement} signedIn={isAuthenticated} />;
+    main = (
+      <GrantedBody
+        page={page}
+        engagement={data.engagement}
+        signedIn={isAuthenticated}
+        preview={Boolean(data.preview)}
+      />
+    );
   }
 
   return (
     <div className={cx("grid gap-10", withToc && "xl:grid-cols-[minmax(0,1fr)_14rem]")}>
       <article className="min-w-0 max-w-3xl">
+        {data.preview ? <PreviewBanner preview={data.preview} /> : null}
         <ContentHeader
           page={page}
           engagement={data.engagement}
           shareUrl={data.canonicalUrl}
           signedIn={isAuthenticated}
+          preview={Boolean(data.preview)}
         />
         {main}
       </article>

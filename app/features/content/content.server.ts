@@ -4,7 +4,10 @@
  */
 import { data, type RouterContextProvider } from "react-router";
 import { parseTier, TIERS, type Tier } from "../../../core/index.ts";
+import { PREVIEW_AS_PARAM, previewAudienceValue } from "../../../core/preview-as.ts";
 import { contentCanonicalUrl } from "../../../core/seo/index.ts";
+import { visitorActor } from "../../../server/modules/actor.ts";
+import { previewReaderFor } from "../../../server/modules/content/preview-as.ts";
 import type { ContentType } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
 import type {
@@ -113,12 +116,17 @@ export function listingOrNotFound(listing: ListingData | null, what: string) {
  * The dynamic content page: tries each slug candidate in turn. Missing content → HTTP 404 with the
  * 'Content Not Found' payload. Gated content still loads (title, excerpt, metadata; never the body).
  */
-export async function loadContentPage({ context }: Pick<LoaderBase, "context">, candidates: string[]) {
+export async function loadContentPage(
+  { context, request }: { context: Readonly<RouterContextProvider>; request: Request },
+  candidates: string[],
+) {
   const services = context.get(servicesContext);
   const actor = context.get(actorContext);
+  // A writer's "preview as": the body rule for that reader; null for everyone else (own view).
+  const preview = previewReaderFor(actor, new URL(request.url).searchParams.get(PREVIEW_AS_PARAM));
   const slugs = [...new Set(candidates.map((c) => c.trim()).filter(Boolean))];
   for (const slug of slugs) {
-    const page = await services.content.getPage(actor, slug);
+    const page = await services.content.getPage(actor, slug, { readAs: preview?.reader });
     if (page?.bodyMissing) {
       const missingBody: ContentMissingData = {
         page: null,
@@ -131,9 +139,27 @@ export async function loadContentPage({ context }: Pick<LoaderBase, "context">, 
       // The item's one address on the public base URL (never the request's Host: pages are cached).
       const origin = services.config.publicUrl;
       const canonicalUrl = contentCanonicalUrl(page, origin);
-      const engagement = await services.engagement.forPage(actor, page);
-      const body: ContentPageData = { page, canonicalUrl, origin, engagement };
-      return data<ContentPageData | ContentMissingData>(body, { status: 200 });
+      // A preview shows the public counters only: the writer's own like is not the reader's.
+      const engagement = await services.engagement.forPage(preview ? visitorActor() : actor, page);
+      const body: ContentPageData = {
+        page,
+        canonicalUrl,
+        origin,
+        engagement,
+        preview: preview
+          ? {
+              value: previewAudienceValue(preview.audience),
+              label: preview.label,
+              signedIn: preview.audience.kind !== "visitor",
+            }
+          : null,
+      };
+      // A preview comes from a signed-in writer, so no shared cache keeps it anyway; it is never
+      // indexed, and the studio may frame it beside the editor (our own origin only).
+      const headers = preview
+        ? { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex", "X-Frame-Options": "SAMEORIGIN" }
+        : undefined;
+      return data<ContentPageData | ContentMissingData>(body, { status: 200, headers });
     }
   }
   const shown = slugs[0] ?? "";

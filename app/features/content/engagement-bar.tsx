@@ -8,10 +8,10 @@ import { LikeButton } from "./like-button.tsx";
 import { ShareMenu } from "./share-menu.tsx";
 
 /** Counts the view once the page runs in the browser (again for each item navigated to). */
-export function useViewBeacon(contentId: string): void {
+export function useViewBeacon(contentId: string, enabled = true): void {
   useEffect(() => {
-    sendViewBeacon(contentId);
-  }, [contentId]);
+    if (enabled) sendViewBeacon(contentId);
+  }, [contentId, enabled]);
 }
 
 /** "1,234 views" for the metadata line. */

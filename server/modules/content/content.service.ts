@@ -650,11 +650,17 @@ export function createContentService(deps: ContentServiceDeps) {
     },
 
     /** The content page of a visible item; null when absent or not visible. */
-    async getPage(actor: Actor, slug: string): Promise<ContentPage | null> {
+    /**
+     * The public page of an item. `readAs` (a writer's "preview as", ./preview-as.ts): the body,
+     * paywall, video and lessons are decided for that reader, while whether the item is visible
+     * at all is still decided for `actor`.
+     */
+    async getPage(actor: Actor, slug: string, options: { readAs?: Actor } = {}): Promise<ContentPage | null> {
       requireReadScope(actor, "content:read");
       const item = await repo.getBySlug(slug);
       if (!isVisible(actor, item)) return null;
-      const gate = contentAccess(actor, item);
+      const reader = options.readAs ?? actor;
+      const gate = contentAccess(reader, item);
       const granted = gate.kind === "granted";
       const rendered = granted ? await renderBody(item) : null;
       // Related items, course lessons and collection members: published ones only.
@@ -663,7 +669,7 @@ export function createContentService(deps: ContentServiceDeps) {
             (r): r is Content => r !== null && r.status === PUBLISHED_STATUS,
           )
         : [];
-      const [summary, ...children] = await summarizeAll(actor, [item, ...relatedItems]);
+      const [summary, ...children] = await summarizeAll(reader, [item, ...relatedItems]);
       return {
         item: summary!,
         seo: {
@@ -684,7 +690,7 @@ export function createContentService(deps: ContentServiceDeps) {
         bodyMissing: granted && ownBodyKey(item) !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children,
-        video: await playerFor(videoFrom(item), granted, actor),
+        video: await playerFor(videoFrom(item), granted, reader),
       };
     },
 
