@@ -37,8 +37,7 @@ async function shots(page: Page, name: string) {
 }
 
 test.describe("the editor", () => {
-  // GET /api/studio/slug (the slug check) answers 404 until the studio's read endpoints are merged;
-  // the browser logs the stale save's 409 on purpose.
+  // The browser logs the stale save's 409 on purpose.
   test.use({ expectedConsoleErrors: [/status of 409/] });
 
   test("a content manager writes with a live preview, toolbar and shortcuts", async ({ page }) => {

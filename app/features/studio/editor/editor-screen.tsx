@@ -105,6 +105,19 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
   const leaving = useRef(false);
   const saving = useRef<Promise<StudioItem | null> | null>(null);
 
+  /**
+   * A panel's answer (a workflow step, a restore): the item as stored now. A restore brings other
+   * text and fields, which replace the form (the panels save unsaved changes first).
+   */
+  const adoptItem = useCallback((next: StudioItem) => {
+    setItem(next);
+    const nextFields = fieldsFromItem(next);
+    if (sameFields(nextFields, current.current.saved ?? emptyFields())) return;
+    setSaved(nextFields);
+    setFields(nextFields);
+    editor.current?.replaceText(nextFields.body);
+  }, []);
+
   const change = useCallback((patch: Partial<EditorFields>) => {
     setFields((f) => ({ ...f, ...patch }));
     setServerErrors((e) => {
@@ -400,7 +413,7 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
 
       {item ? (
         <EditorPanels
-          panel={{ item, onItemChange: setItem, hasUnsavedChanges: dirty, saveNow: save }}
+          panel={{ item, onItemChange: adoptItem, hasUnsavedChanges: dirty, saveNow: save }}
           parts={{ item, fields, onFieldsChange: change }}
         />
       ) : null}
