@@ -14,7 +14,8 @@ import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/t
 import { expectInert, XSS_CORPUS } from "../helpers/xss-corpus.ts";
 
 /** The demo content manager's display name (shown as author and actor). */
-const MANAGER_NAME = "Lumen Hub Editorial";
+/** Who manager@ is in the studio: the account name, not the public byline ("Lumen Hub Editorial"). */
+const MANAGER_NAME = "Morgan Manager";
 const PEOPLE = ["visitor", "free", "business", "writer", "manager", "admin", "owner"] as const;
 type Person = (typeof PEOPLE)[number];
 

@@ -2,6 +2,7 @@ import { EditorScreen } from "../../features/studio/editor/editor-screen.tsx";
 import { loadEditorOptions } from "../../features/studio/editor/studio.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/create";
+import { studioParts } from "./studio-parts.tsx";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/create");
 
@@ -10,5 +11,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export default function Create({ loaderData }: Route.ComponentProps) {
-  return <EditorScreen item={null} options={loaderData.options} origin={loaderData.origin} />;
+  return (
+    <EditorScreen item={null} options={loaderData.options} origin={loaderData.origin} studio={studioParts} />
+  );
 }

@@ -4,6 +4,7 @@ import { EditorScreen } from "../../features/studio/editor/editor-screen.tsx";
 import { loadEditorOptions, loadStudioItem } from "../../features/studio/editor/studio.server.ts";
 import { screenMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/edit";
+import { studioParts } from "./studio-parts.tsx";
 
 export const meta: Route.MetaFunction = (args) =>
   screenMeta(
@@ -29,6 +30,7 @@ export default function Edit({ loaderData }: Route.ComponentProps) {
       options={loaderData.options}
       origin={loaderData.origin}
       carried={carried}
+      studio={studioParts}
     />
   );
 }

@@ -21,7 +21,7 @@ import {
   StaleVersionError,
 } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
-import { displayNamesByIds } from "../users/display-names.ts";
+import { accountNamesByIds } from "../users/display-names.ts";
 
 /** An allowed transition, with the action that made it (recorded as a workflow event). */
 export type AllowedTransition = Extract<WorkflowDecision, { allowed: true }> & { action: WorkflowAction };
@@ -172,7 +172,7 @@ export async function explainConflict(db: Kysely<DB>, id: string, error: unknown
     .select(["lastEditedBy", "updatedAt", "version"])
     .where("id", "=", id)
     .executeTakeFirst();
-  const names = await displayNamesByIds(db, [row?.lastEditedBy ?? null]);
+  const names = await accountNamesByIds(db, [row?.lastEditedBy ?? null]);
   const who = (row?.lastEditedBy && names.get(row.lastEditedBy)) || "someone else";
   const version = row?.version ?? details.currentVersion;
   const message = `This item was changed by ${who} at ${row?.updatedAt ?? "an unknown time"} (now version ${version}); your changes were not saved.`;

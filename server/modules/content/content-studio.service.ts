@@ -23,7 +23,7 @@ import { inTransaction } from "../../db/transaction.ts";
 import { BadInputError, ForbiddenError, isAppError, NotFoundError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/object-store.ts";
 import { type Actor, requireUser } from "../actor.ts";
-import { displayNamesByIds } from "../users/display-names.ts";
+import { accountNamesByIds, displayNamesByIds } from "../users/display-names.ts";
 import { type Content, type ContentWriteHooks, createContentRepo } from "./content.repo.ts";
 import type { ContentService } from "./content.service.ts";
 import { createContentBodies } from "./content-bodies.ts";
@@ -142,15 +142,18 @@ export function createContentStudioService(deps: ContentStudioDeps) {
   }
 
   async function studioItem(actor: Actor, item: Content, body: string): Promise<StudioItem> {
-    const names = await displayNamesByIds(db, [item.authorId, item.lastEditedBy]);
+    const [bylines, accounts] = await Promise.all([
+      displayNamesByIds(db, [item.authorId]),
+      accountNamesByIds(db, [item.lastEditedBy]),
+    ]);
     const state = workflowStateOf(item);
     return {
       ...viewContent(actor, item),
       state,
       body,
       actions: actionsOf(actor, state),
-      authorName: item.authorId ? (names.get(item.authorId) ?? null) : null,
-      lastEditedByName: item.lastEditedBy ? (names.get(item.lastEditedBy) ?? null) : null,
+      authorName: item.authorId ? (bylines.get(item.authorId) ?? null) : null,
+      lastEditedByName: item.lastEditedBy ? (accounts.get(item.lastEditedBy) ?? null) : null,
       publicUrl: `/content/${item.slug}`,
     };
   }
@@ -182,7 +185,7 @@ export function createContentStudioService(deps: ContentStudioDeps) {
   }
 
   async function toEvents(events: StoredWorkflowEvent[]): Promise<WorkflowEvent[]> {
-    const names = await displayNamesByIds(
+    const names = await accountNamesByIds(
       db,
       events.map((e) => e.actorId),
     );
@@ -200,7 +203,7 @@ export function createContentStudioService(deps: ContentStudioDeps) {
   }
 
   async function toSummaries(versions: StoredVersion[]): Promise<VersionSummary[]> {
-    const names = await displayNamesByIds(
+    const names = await accountNamesByIds(
       db,
       versions.map((v) => v.authorId),
     );

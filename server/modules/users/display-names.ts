@@ -5,9 +5,22 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
 
-export async function displayNamesByIds(
+export function displayNamesByIds(db: Kysely<DB>, ids: readonly (string | null)[]) {
+  return namesByIds(db, ids, (r) => r.displayName ?? r.name ?? null);
+}
+
+/**
+ * Account names (the person, not their public byline), by id: who did what in the content
+ * studio's history and workflow, shown to content writers only. Falls back to the display name.
+ */
+export function accountNamesByIds(db: Kysely<DB>, ids: readonly (string | null)[]) {
+  return namesByIds(db, ids, (r) => r.name || r.displayName || null);
+}
+
+async function namesByIds(
   db: Kysely<DB>,
   ids: readonly (string | null)[],
+  pick: (row: { displayName: string | null; name: string | null }) => string | null,
 ): Promise<Map<string, string | null>> {
   const unique = [...new Set(ids.filter((id): id is string => !!id))];
   if (unique.length === 0) return new Map();
@@ -16,5 +29,5 @@ export async function displayNamesByIds(
     .select(["id", "displayName", "name"])
     .where("id", "in", unique)
     .execute();
-  return new Map(rows.map((r) => [r.id, r.displayName ?? r.name ?? null]));
+  return new Map(rows.map((r) => [r.id, pick(r)]));
 }

@@ -1,19 +1,14 @@
 /**
- * Where the studio's other parts join the editor: the panels (workflow, history, preview as) take
- * `PanelProps`; the type's own parts (course lessons, collection members, video file and chapters)
- * take `PartsEditorProps`.
+ * What the editor hands to the studio's other parts, which the route composes into it (features
+ * do not import each other): the panels (workflow, history, preview as) take `PanelProps`; the
+ * type's own parts (course lessons, collection members, video file and chapters) take
+ * `PartsEditorProps`; the toolbar's Image button opens a picker taking `MediaPickerProps`.
  */
+
+import type { ComponentType, ReactNode } from "react";
 import type { StudioItem } from "../../../../server/modules/content/studio.types.ts";
-import { VideoPartsEditor } from "../media/index.ts";
-import {
-  CollectionPartsEditor,
-  CoursePartsEditor,
-  HistoryPanel,
-  PreviewAsPanel,
-  WorkflowPanel,
-} from "../panels/index.ts";
+import type { MediaItem } from "../../../../server/modules/media/media.types.ts";
 import type { EditorFields } from "./editor-fields.ts";
-import { checkStructuredData, structuredDataText } from "./structured-data.ts";
 
 export interface PanelProps {
   item: StudioItem;
@@ -29,51 +24,16 @@ export interface PartsEditorProps {
   onFieldsChange(patch: Partial<EditorFields>): void;
 }
 
-/**
- * The panels below a saved item's editor: its workflow, the parts its type has (course lessons,
- * collection members, the video), its history, and the public page as a chosen reader sees it.
- */
-export function EditorPanels({ panel, parts }: { panel: PanelProps; parts: PartsEditorProps }) {
-  const type = parts.fields.type;
-  return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
-      <div className="min-w-0 space-y-6">
-        <div className="rounded-xl border border-line p-4">
-          <WorkflowPanel {...panel} />
-        </div>
-        {type === "course" ? <CoursePartsEditor {...parts} /> : null}
-        {type === "collection" ? <CollectionPartsEditor {...parts} /> : null}
-        {type === "video" ? <VideoParts {...parts} /> : null}
-        <div className="rounded-xl border border-line p-4">
-          <HistoryPanel {...panel} />
-        </div>
-      </div>
-      <div className="h-[48rem] min-w-0">
-        <PreviewAsPanel {...panel} />
-      </div>
-    </div>
-  );
+export interface MediaPickerProps {
+  kind: "image" | "video" | "captions";
+  onPick(media: MediaItem): void;
+  onClose(): void;
 }
 
-/**
- * The video's parts edit the structured data the form holds as JSON text; while that text is not
- * valid JSON the parts wait for it to be fixed, so nothing typed there is overwritten.
- */
-function VideoParts({ item, fields, onFieldsChange }: PartsEditorProps) {
-  const check = checkStructuredData(fields.structuredData);
-  if (!check.ok) {
-    return (
-      <p className="rounded-xl border border-line p-4 text-sm text-ink-muted">
-        The video's file, poster, captions and chapters can be edited here once the structured data below is
-        valid JSON again ({check.message}).
-      </p>
-    );
-  }
-  return (
-    <VideoPartsEditor
-      item={item}
-      fields={{ structuredData: check.value }}
-      onFieldsChange={(patch) => onFieldsChange({ structuredData: structuredDataText(patch.structuredData) })}
-    />
-  );
+/** The parts a route plugs into the editor. */
+export interface EditorParts {
+  /** Below a saved item's editor: its workflow, type parts, history and preview. */
+  panels(slots: { panel: PanelProps; parts: PartsEditorProps }): ReactNode;
+  /** The media library behind the toolbar's Image button. */
+  MediaPicker: ComponentType<MediaPickerProps>;
 }

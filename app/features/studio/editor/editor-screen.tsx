@@ -13,7 +13,6 @@ import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { cx } from "../../../components/ui/cx.ts";
 import { ApiError, api } from "../../../lib/api.ts";
-import { MediaPicker } from "../media/index.ts";
 import {
   type EditorFields,
   emptyFields,
@@ -25,7 +24,7 @@ import {
   validateFields,
 } from "./editor-fields.ts";
 import type { EditorOptions } from "./editor-options.ts";
-import { EditorPanels } from "./editor-panels.tsx";
+import type { EditorParts } from "./editor-panels.tsx";
 import { MarkdownEditor, type MarkdownEditorHandle } from "./markdown-editor.tsx";
 import { MetadataForm } from "./metadata-form.tsx";
 import { PreviewPane } from "./preview-pane.tsx";
@@ -53,6 +52,8 @@ export interface EditorScreenProps {
   origin: string;
   /** Edits carried over from /create when the first save moved here (typed while it was saving). */
   carried?: EditorFields | null;
+  /** The studio's panels and media picker, composed by the route. */
+  studio: EditorParts;
 }
 
 /**
@@ -66,7 +67,8 @@ export interface CarriedEdits {
 
 const editUrl = (id: string) => `/content/${encodeURIComponent(id)}/edit`;
 
-export function EditorScreen({ item: initialItem, options, origin, carried }: EditorScreenProps) {
+export function EditorScreen({ item: initialItem, options, origin, carried, studio }: EditorScreenProps) {
+  const { MediaPicker } = studio;
   const navigate = useNavigate();
   const editor = useRef<MarkdownEditorHandle>(null);
   const [item, setItem] = useState<StudioItem | null>(initialItem);
@@ -411,12 +413,12 @@ export function EditorScreen({ item: initialItem, options, origin, carried }: Ed
         </div>
       </section>
 
-      {item ? (
-        <EditorPanels
-          panel={{ item, onItemChange: adoptItem, hasUnsavedChanges: dirty, saveNow: save }}
-          parts={{ item, fields, onFieldsChange: change }}
-        />
-      ) : null}
+      {item
+        ? studio.panels({
+            panel: { item, onItemChange: adoptItem, hasUnsavedChanges: dirty, saveNow: save },
+            parts: { item, fields, onFieldsChange: change },
+          })
+        : null}
 
       <MetadataForm
         fields={fields}
