@@ -49,10 +49,15 @@ test("a content manager filters to Published, searches, finds the edit links, an
   await expect(page).toHaveURL(/\/content$/);
 
   // Paging: the next page continues the list, the first page link returns.
-  const firstTitles = await table.locator("tbody tr td:nth-child(2) a").allTextContents();
+  const titleLinks = table.locator("tbody tr td:nth-child(2) a");
+  await expect(titleLinks.first()).toBeVisible();
+  const firstTitles = await titleLinks.allTextContents();
+  expect(firstTitles.length).toBeGreaterThan(0);
   await page.getByRole("link", { name: "Next page" }).click();
   await expect(page).toHaveURL(/cursor=/);
-  const secondTitles = await table.locator("tbody tr td:nth-child(2) a").allTextContents();
+  await expect(titleLinks.first()).not.toHaveText(firstTitles[0]!);
+  const secondTitles = await titleLinks.allTextContents();
+  expect(secondTitles.length).toBeGreaterThan(0);
   expect(secondTitles.filter((t) => firstTitles.includes(t))).toEqual([]);
   await page.getByRole("link", { name: "First page" }).click();
   await expect(page).not.toHaveURL(/cursor=/);

@@ -1,7 +1,11 @@
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, demoAccountByEmail } from "../../server/db/seed/accounts.ts";
-import { nextDemoTotpCode } from "../helpers/second-factor.ts";
+import { nextDemoTotpCode, rememberTotpStepsIn } from "../helpers/second-factor.ts";
+
+// The server's data folder is fresh for each run (tests/e2e/serve.ts), and so are the steps used.
+rememberTotpStepsIn(path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data", "totp-steps.json"));
 
 /**
  * Every test fails on an unexpected console.error or uncaught page error in the browser.

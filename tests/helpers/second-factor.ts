@@ -10,12 +10,33 @@
  * step. Helpers in other processes do not share this memory: a refused code is skipped and the
  * next one tried.
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { demoAccountByEmail } from "../../server/db/seed/accounts.ts";
 import { msUntilNextStep, secretOf, totpCode } from "./totp.ts";
 
 const STEP_MS = 30_000;
 /** Steps used (the last one) and backup codes used, per server URL and account. */
 const lastStep = new Map<string, number>();
+
+/**
+ * A file that keeps `lastStep` across processes (the browser tests restart their worker after a
+ * failed test, which would otherwise forget the steps used and offer a refused code).
+ */
+let stepsFile: string | null = null;
+export function rememberTotpStepsIn(file: string): void {
+  stepsFile = file;
+}
+function loadSteps(): void {
+  if (!stepsFile || !existsSync(stepsFile)) return;
+  for (const [key, step] of Object.entries(
+    JSON.parse(readFileSync(stepsFile, "utf8")) as Record<string, number>,
+  )) {
+    lastStep.set(key, Math.max(step, lastStep.get(key) ?? step));
+  }
+}
+function saveSteps(): void {
+  if (stepsFile) writeFileSync(stepsFile, JSON.stringify(Object.fromEntries(lastStep)));
+}
 const usedBackupCodes = new Map<string, Set<string>>();
 
 const keyOf = (baseUrl: string, email: string) => `${new URL(baseUrl).origin}|${email.trim().toLowerCase()}`;
@@ -28,11 +49,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (it would be too old by the time it arrives).
  */
 export function nextTotpStep(key: string, nowMs = Date.now()): number | null {
+  loadSteps();
   const current = Math.floor(nowMs / STEP_MS);
   let candidate = Math.max((lastStep.get(key) ?? Number.NEGATIVE_INFINITY) + 1, current - 1);
   if (candidate === current - 1 && msUntilNextStep(nowMs) < 3000) candidate = current;
   if (candidate > current + 1) return null;
   lastStep.set(key, candidate);
+  saveSteps();
   return candidate;
 }
 
