@@ -58,8 +58,20 @@ builder.scalarType("JSON", {
 });
 
 /**
+ * Whether a variable is the file Yoga parsed from a multipart request: a WHATWG `File`, though not
+ * necessarily this runtime's class (Yoga's fetch ponyfill makes its own), so read by its shape.
+ */
+const isFile = (value: unknown): value is File =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as File).stream === "function" &&
+  typeof (value as File).type === "string" &&
+  typeof (value as File).size === "number" &&
+  typeof (value as File).name === "string";
+
+/**
  * A file of a GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec):
- * Yoga parses the request and puts a WHATWG `File` in the variables. Input only.
+ * Yoga parses the request and puts the file in the variables. Input only.
  */
 builder.scalarType("File", {
   description: "A file sent in a multipart request (the GraphQL multipart request spec). Input only.",
@@ -67,7 +79,7 @@ builder.scalarType("File", {
     throw new GraphQLError("File is an input type only.");
   },
   parseValue: (value) => {
-    if (value instanceof File) return value;
+    if (isFile(value)) return value;
     throw new GraphQLError("File must be a file part of a multipart request (operations, map, files).", {
       extensions: { code: "BAD_USER_INPUT" },
     });
