@@ -15,6 +15,7 @@ import type { Hono } from "hono";
 import { canWriteContent } from "../../core/index.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
+import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
@@ -103,7 +104,7 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
         return errorResponse(
           413,
           "PAYLOAD_TOO_LARGE",
-          `A multipart GraphQL request is limited to ${Math.floor(GRAPHQL_LIMITS.maxUploadBytes / MiB)} MiB; upload larger files (videos up to 100 MiB) with POST /api/media, which streams them.`,
+          `A multipart GraphQL request is limited to ${Math.floor(GRAPHQL_LIMITS.maxUploadBytes / MiB)} MiB; upload larger files (videos up to ${UPLOAD_LIMITS.video / MiB} MiB) with POST /api/media, which streams them.`,
           unread,
         );
       }
