@@ -17,6 +17,7 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
     DateTime: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
+    File: { Input: File; Output: never };
   };
   DefaultFieldNullability: false;
 }>({ defaultFieldNullability: false });
@@ -54,6 +55,40 @@ builder.scalarType("JSON", {
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables ?? undefined),
+});
+
+/**
+ * Whether a variable is the file Yoga parsed from a multipart request: a WHATWG `File`, though not
+ * necessarily this runtime's class (Yoga's fetch ponyfill makes its own), so read by its shape.
+ */
+const isFile = (value: unknown): value is File =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as File).stream === "function" &&
+  typeof (value as File).type === "string" &&
+  typeof (value as File).size === "number" &&
+  typeof (value as File).name === "string";
+
+/**
+ * A file of a GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec):
+ * Yoga parses the request and puts the file in the variables. Input only.
+ */
+builder.scalarType("File", {
+  description: "A file sent in a multipart request (the GraphQL multipart request spec). Input only.",
+  serialize: () => {
+    throw new GraphQLError("File is an input type only.");
+  },
+  parseValue: (value) => {
+    if (isFile(value)) return value;
+    throw new GraphQLError("File must be a file part of a multipart request (operations, map, files).", {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+  },
+  parseLiteral: () => {
+    throw new GraphQLError("File must be sent as a variable of a multipart request.", {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+  },
 });
 
 builder.queryType({});

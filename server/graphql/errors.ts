@@ -21,10 +21,15 @@ export function gqlError(code: ErrorCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-/** Codes of the service layer that the data API answers as one of its own. */
+/**
+ * Codes of the service layer that the data API answers as one of its own (an upload's wrong type
+ * or size is bad input: the message names the type found or the limit).
+ */
 const CODE_ALIASES: Readonly<Record<string, ErrorCode>> = {
   STALE_VERSION: "CONFLICT",
   INVALID_TRANSITION: "CONFLICT",
+  PAYLOAD_TOO_LARGE: "BAD_USER_INPUT",
+  UNSUPPORTED_MEDIA_TYPE: "BAD_USER_INPUT",
 };
 
 /** The data API code of a typed service or database error; null for anything unexpected. */

@@ -1,6 +1,14 @@
 import { GraphQLError } from "graphql";
 import { describe, expect, it, vi } from "vitest";
-import { BadInputError, ConflictError, DataIntegrityError, NotFoundError, ServiceError } from "../errors.ts";
+import {
+  BadInputError,
+  ConflictError,
+  DataIntegrityError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ServiceError,
+  UnsupportedMediaTypeError,
+} from "../errors.ts";
 import { codeOf, gqlError, maskError, withVariableErrorCode } from "./errors.ts";
 
 /** A resolver error as graphql-js wraps it (path, original error). */
@@ -80,5 +88,12 @@ describe("maskError", () => {
     expect(codeOf(new DataIntegrityError("x"))).toBeNull();
     expect(codeOf({ code: "RATE_LIMITED" })).toBe("RATE_LIMITED");
     expect(codeOf(null)).toBeNull();
+  });
+
+  it("answers an upload's wrong type or size as bad input, keeping the message", () => {
+    expect(codeOf(new PayloadTooLargeError("Images are limited to 10 MiB"))).toBe("BAD_USER_INPUT");
+    const masked = maskError(new UnsupportedMediaTypeError("The file is an SVG image"), "Unexpected error.");
+    expect(masked.extensions.code).toBe("BAD_USER_INPUT");
+    expect(masked.message).toBe("The file is an SVG image");
   });
 });

@@ -5,14 +5,24 @@
  * Retry-After, both as GraphQL errors), and whether it came from this site (the CSRF check that
  * the mutation gate applies to cookie sessions). The rate-limit middleware (`rate-limit.ts`) has
  * charged the request and left its caller here; the operation's cost is charged in Yoga.
+ *
+ * Multipart requests (files for `uploadMedia`) get the larger `maxUploadBytes`, and only from
+ * callers who could upload at all: a signed-in content writer whose request may mutate (the
+ * mutation gate's rule, CSRF included, since a form on another site can send multipart). Others
+ * are refused before the body is read, so nobody else makes the server hold a large request.
  */
 import type { Hono } from "hono";
+import { canWriteContent } from "../../core/index.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
+import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
-import { createGraphQLYoga, type GraphQLMode } from "./yoga.ts";
+import { createGraphQLYoga, type GraphQLMode, mutationRefusal } from "./yoga.ts";
+
+const MULTIPART = /^multipart\/form-data\b/i;
+const MiB = 1024 * 1024;
 
 const errorResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   new Response(
@@ -42,8 +52,12 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
   };
 
   app.on(["GET", "POST"], "/graphql", async (c) => {
+    const multipart = c.req.method === "POST" && MULTIPART.test(c.req.header("content-type") ?? "");
+    // A refused multipart request is answered before its body is read: close the connection so
+    // the client does not send its next request after the unread rest.
+    const unread = multipart ? { connection: "close" } : undefined;
     let body: Uint8Array | undefined;
-    if (c.req.method === "POST") {
+    if (c.req.method === "POST" && !multipart) {
       const read = await readLimited(c.req.raw, GRAPHQL_LIMITS.maxBodyBytes);
       if (read === null) {
         return errorResponse(
@@ -56,12 +70,10 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     }
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
     if (!resolved.ok) {
-      return errorResponse(
-        resolved.status,
-        resolved.code,
-        resolved.message,
-        resolved.retryAfterS !== undefined ? { "retry-after": String(resolved.retryAfterS) } : {},
-      );
+      return errorResponse(resolved.status, resolved.code, resolved.message, {
+        ...unread,
+        ...(resolved.retryAfterS !== undefined ? { "retry-after": String(resolved.retryAfterS) } : {}),
+      });
     }
     const origin = requestOrigin(c);
     const caller = c.get(RATE_CALLER) as RateCaller | undefined;
@@ -73,6 +85,31 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
       sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),
       rateLimit: caller ? { charge: (units) => runtime.rateLimits.charge(caller, units) } : undefined,
     };
+    if (multipart) {
+      const refusal = mutationRefusal(serverContext);
+      if (refusal) {
+        const status = refusal.extensions.code === "UNAUTHENTICATED" ? 401 : 403;
+        return errorResponse(status, String(refusal.extensions.code), refusal.message, unread);
+      }
+      if (!canWriteContent(resolved.actor.access)) {
+        return errorResponse(
+          403,
+          "FORBIDDEN",
+          "Only content creators, editors, content managers and admins may upload files.",
+          unread,
+        );
+      }
+      const read = await readLimited(c.req.raw, GRAPHQL_LIMITS.maxUploadBytes);
+      if (read === null) {
+        return errorResponse(
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `A multipart GraphQL request is limited to ${Math.floor(GRAPHQL_LIMITS.maxUploadBytes / MiB)} MiB; upload larger files (videos up to ${UPLOAD_LIMITS.video / MiB} MiB) with POST /api/media, which streams them.`,
+          unread,
+        );
+      }
+      body = read;
+    }
     const request = new Request(c.req.url, {
       method: c.req.method,
       headers: c.req.raw.headers,

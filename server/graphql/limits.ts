@@ -21,6 +21,13 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 1000,
   /** Request body (POST) in bytes; larger → HTTP 413. */
   maxBodyBytes: 100 * 1024,
+  /**
+   * A multipart request (an `uploadMedia` file, the GraphQL multipart request spec) in bytes:
+   * the images' limit plus room for the operation. Yoga reads such a request whole into memory,
+   * so it stays far below the video limit; larger videos go through POST /api/media, which
+   * streams. Only writers' same-origin requests get this far (`http.ts`).
+   */
+  maxUploadBytes: 10 * 1024 * 1024 + 64 * 1024,
   /** Page size of every list: default 20, at most 100 (larger → BAD_USER_INPUT). */
   defaultPageSize: 20,
   maxPageSize: 100,

@@ -96,6 +96,8 @@ const REQUIRED = [
   "update-draft",
   "update-stale",
   "delete-draft",
+  "upload-media",
+  "media-library",
   "bad-api-key",
   "api-key-write",
 ];
@@ -170,6 +172,18 @@ const CHECKS: Record<string, (body: unknown, text: string, seen: Map<string, unk
   "update-draft": (body) => expect(at(body, "data.updateContent")).toMatchObject({ version: 2 }),
   "update-stale": (body) => expect(at(body, "errors.0.message")).toMatch(/changed|version/i),
   "delete-draft": (body) => expect(at(body, "data.deleteContent.slug")).toEqual(expect.any(String)),
+  "upload-media": (body) =>
+    expect(at(body, "data.uploadMedia")).toMatchObject({ kind: "image", width: 4, height: 3 }),
+  "media-library": (body) =>
+    expect(items(body, "mediaLibrary")).toEqual([
+      {
+        ref: expect.stringMatching(/^media:/),
+        fileName: "chart.png",
+        alt: "Downloads per release, 2026",
+        width: 4,
+        height: 3,
+      },
+    ]),
   "bearer-subscription": (body) => {
     const list = items(body, "listUserSubscriptionByUserId");
     expect(list).toEqual([expect.objectContaining({ tier: "pro", status: "active" })]);

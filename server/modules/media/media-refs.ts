@@ -78,7 +78,7 @@ export async function checkStructuredDataMedia(
     }
     if (STORAGE_KEY_LIKE.test(value)) {
       throw new BadInputError(
-        `${path}: storage keys cannot be named; upload the file (createMediaUpload) and reference it as media:<id>, or give an https URL`,
+        `${path}: storage keys cannot be named; upload the file (POST /api/media or uploadMedia) and reference it as media:<id>, or give an https URL`,
       );
     }
     if (LINK_FIELDS.has(field) && value !== "" && !/^https:\/\//i.test(value)) {
