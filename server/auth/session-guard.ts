@@ -77,10 +77,15 @@ const epoch = (value: unknown): number | null => {
   return Number.isNaN(parsed) ? null : parsed;
 };
 
-/** Hash of the device attributes a browser sends on every request (no secrets; not reversible). */
+/**
+ * Hash of the device attributes a browser sends on every request (no secrets; not reversible):
+ * the user agent and the browser's first language. Only the first language counts: one browser
+ * sends "en-US" on some requests and "en-US,en;q=0.9" on others (its own keep-alive and prefetch
+ * requests expand the list), and that is still the same device.
+ */
 export function deviceFingerprint(headers: Headers): string {
   const ua = headers.get("user-agent") ?? "";
-  const lang = headers.get("accept-language") ?? "";
+  const lang = (headers.get("accept-language") ?? "").split(",")[0]!.split(";")[0]!.trim().toLowerCase();
   return createHash("sha256").update(`${ua}\n${lang}`).digest("base64url");
 }
 
