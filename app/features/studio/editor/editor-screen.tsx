@@ -2,7 +2,7 @@
  * The editor of one item (/create for a new one, /content/<id>/edit): Markdown with a toolbar and
  * a live preview, the metadata groups, saving (explicit, and by itself for unpublished items),
  * the leave-page warning and the stale-save dialog. The rules are in save-state.ts and
- * editor-fields.ts; the studio's panels join in editor-panels.tsx.
+ * editor-fields.ts; the studio's panels and media picker come from the route (`EditorParts`).
  */
 import { ExternalLink, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
