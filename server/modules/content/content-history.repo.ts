@@ -8,56 +8,32 @@ import { z } from "zod";
 import { fromJson } from "../../db/json.ts";
 import type { DB } from "../../db/schema.ts";
 import { nowIso } from "../../db/values.ts";
-import type { Content } from "./content.repo.ts";
+import { type Content, WRITABLE_FIELDS } from "./content.repo.ts";
 import type { VersionSnapshot } from "./studio.types.ts";
 
 /**
- * The fields a version keeps: what a writer edits (every §3 field a client may send). The stored
- * status, workflow state, reviewer notes and publication time belong to the workflow, not to a
- * version: a restore never changes them.
+ * The fields a version keeps: every field a write may set except these. The stored status,
+ * workflow state, reviewer notes and publication time belong to the workflow, the body's key, size
+ * and checksum follow the body, and the author and last editor follow the save: a restore never
+ * sets them from an old version.
  */
-export const VERSIONED_FIELDS = [
-  "type",
-  "title",
-  "slug",
-  "gid",
-  "tenant",
-  "category",
-  "categoryId",
-  "categorySlug",
-  "categoryTier",
-  "section",
-  "taxon",
-  "tier",
-  "classification",
-  "pii",
-  "retention",
-  "isPublic",
-  "eventTime",
-  "bodyFormat",
-  "excerpt",
-  "tags",
-  "aliases",
-  "audience",
-  "related",
-  "seoKeywords",
-  "seoTitle",
-  "metaDescription",
-  "ogTitle",
-  "ogDescription",
-  "ogImage",
-  "twitterCard",
-  "schemaType",
-  "canonicalUrl",
-  "noindex",
-  "structuredData",
-  "featured",
-  "featuredOrder",
-  "featuredImage",
-  "featuredImageAlt",
-  "templateId",
-  "rolesRequired",
-] as const satisfies readonly (keyof Content)[];
+const UNVERSIONED_FIELDS = [
+  "status",
+  "workflowStatus",
+  "reviewerNotes",
+  "publishedAt",
+  "bodyS3Key",
+  "bodySize",
+  "bodyChecksum",
+  "authorId",
+  "lastEditedBy",
+] as const;
+type UnversionedField = (typeof UNVERSIONED_FIELDS)[number];
+
+export const VERSIONED_FIELDS = WRITABLE_FIELDS.filter(
+  (field): field is Exclude<(typeof WRITABLE_FIELDS)[number], UnversionedField> =>
+    !(UNVERSIONED_FIELDS as readonly string[]).includes(field),
+);
 
 export type VersionedField = (typeof VERSIONED_FIELDS)[number];
 

@@ -184,7 +184,8 @@ export interface ContentListFilter {
   status?: string | readonly string[] | null;
 }
 
-const WRITABLE_FIELDS = [
+/** Every field a content write may set (the repository writes nothing else). */
+export const WRITABLE_FIELDS = [
   "gid",
   "tenant",
   "type",
