@@ -69,6 +69,19 @@ describe("effectiveSubscription", () => {
     expect(subscriptionGrants(row({ tier: "Pro", expiresAt: NOW.toISOString() }), NOW)).toBe(false);
   });
 
+  it("a failed payment (past_due) grants only through its grace end", () => {
+    expect(subscriptionGrants(row({ tier: "Pro", status: "past_due", expiresAt: at(3) }), NOW)).toBe(true);
+    expect(
+      subscriptionGrants(row({ tier: "Pro", status: "past_due", expiresAt: at(3) }), new Date(at(3))),
+    ).toBe(false);
+    // no grace end recorded: nothing granted
+    expect(subscriptionGrants(row({ tier: "Pro", status: "past_due", expiresAt: null }), NOW)).toBe(false);
+    // cancelled before the grace ends: the cancellation wins
+    expect(
+      subscriptionGrants(row({ tier: "Pro", status: "past_due", expiresAt: at(3), canceledAt: at(-1) }), NOW),
+    ).toBe(false);
+  });
+
   it("ties: the most recently started (startedAt, else createdAt), then the greatest id", () => {
     const older = row({ tier: "Pro", status: "active", startedAt: "2026-02-01T00:00:00.000Z" });
     const newer = row({ tier: "Pro", status: "trialing", createdAt: "2026-03-01T00:00:00.000Z" });
@@ -119,8 +132,9 @@ describe("effectiveSubscription properties", () => {
           return;
         }
         expect(best).not.toBeNull();
-        expect(["active", "trialing"]).toContain(best!.status);
+        expect(["active", "trialing", "past_due"]).toContain(best!.status);
         expect(best!.expiresAt === null || best!.expiresAt > NOW.toISOString()).toBe(true);
+        if (best!.status === "past_due") expect(best!.expiresAt).not.toBeNull();
         expect(best!.canceledAt === null || best!.canceledAt > NOW.toISOString()).toBe(true);
         for (const r of granting) {
           expect(planRank(best!.tier)).toBeGreaterThanOrEqual(planRank(r.tier));

@@ -67,6 +67,29 @@ const EnvSchema = z.object({
   /** GitHub repositories (decision 008): an optional token raises the API rate limit. */
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z.url({ message: "expected an absolute URL such as https://api.github.com" }).optional(),
+  /**
+   * Billing (decision 019): Stripe when STRIPE_SECRET_KEY is set, else the manual provider.
+   * STRIPE_API_URL points the SDK at another host (tests run a local server that answers it).
+   */
+  BILLING_PROVIDER: z.enum(["manual", "stripe"], { message: "expected manual or stripe" }).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "expected a Stripe secret key (sk_test_… or sk_live_…)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "expected a webhook signing secret (whsec_…)")
+    .optional(),
+  STRIPE_API_URL: z.url({ message: "expected an absolute URL such as http://127.0.0.1:12111" }).optional(),
+  /** Manual provider: may a reader confirm their own checkout? Default: on with the demo seed. */
+  BILLING_MANUAL_SELF_SERVE: z.enum(["0", "1"], { message: "expected 0 or 1" }).optional(),
+  /** Days a reader keeps a plan after a failed renewal payment. */
+  BILLING_GRACE_DAYS: z.coerce
+    .number({ message: "expected a whole number of days" })
+    .int("expected a whole number of days")
+    .min(0, "expected 0 or more days")
+    .max(60, "expected at most 60 days")
+    .default(7),
   /** API rate limits per minute (decision 014): per signed-in user (or key) and per client address. */
   RATE_LIMIT_READS_PER_USER: perMinute(300),
   RATE_LIMIT_READS_PER_ADDRESS: perMinute(600),

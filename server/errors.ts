@@ -24,11 +24,14 @@ export const STATUS_BY_CODE = {
   STALE_VERSION: 409,
   INVALID_TRANSITION: 409,
   NO_SEATS: 409,
+  PAYMENT_PENDING: 409,
+  PLAN_UNAVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   TOO_MANY_ATTEMPTS: 429,
   DATA_INTEGRITY: 500,
+  PROVIDER_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
@@ -183,6 +186,8 @@ export type ServiceErrorCode =
   | "SESSION_NOT_FRESH"
   | "INVALID_PASSWORD"
   | "NO_SEATS"
+  | "PAYMENT_PENDING"
+  | "PLAN_UNAVAILABLE"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "TOO_MANY_ATTEMPTS";
@@ -274,4 +279,28 @@ export function rethrowConstraintError(error: unknown, entity: string): never {
     throw new BadInputError(`${entity} refers to a record that does not exist`, { cause: error });
   }
   throw error;
+}
+
+/**
+ * The payment provider could not be reached or answered with a server error: nothing was done
+ * (decision 019). Answered 503 with a message the reader can act on.
+ */
+export class ProviderUnavailableError extends AppError {
+  declare readonly code: "PROVIDER_UNAVAILABLE";
+
+  constructor(
+    message = "The payment provider can't be reached right now; nothing was charged. Try again in a few minutes.",
+    options?: AppErrorOptions,
+  ) {
+    super("PROVIDER_UNAVAILABLE", message, options);
+  }
+}
+
+/** A webhook whose signature does not verify (forged, altered or too old): answered 400. */
+export class BadSignatureError extends AppError {
+  declare readonly code: "BAD_USER_INPUT";
+
+  constructor(message = "The webhook signature does not verify.", options?: AppErrorOptions) {
+    super("BAD_USER_INPUT", message, options);
+  }
 }

@@ -133,7 +133,8 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
     : [];
   const tenantIds = orgs.map((o) => o.id);
 
-  const best = effectiveSubscription(await loadSubscriptionCandidates(db, user.id, tenantIds), now);
+  const candidates = await loadSubscriptionCandidates(db, user.id, tenantIds);
+  const best = effectiveSubscription(candidates, now);
   const org = orgs[0];
   const isOrgAdmin = org ? groups.includes(`org-${org.slug}-admin`) : false;
 
@@ -149,7 +150,11 @@ export async function claimsForUser(db: Kysely<DB>, user: IdentityUser, now = ne
   };
   // phone_number (+ phone_number_verified) and custom:lastLogin, from the user row.
   Object.assign(claims, await attributeClaims(db, user.id));
+  // The subscription rows decide the tier (decision 019): rows but none granting (lapsed, ended,
+  // cancelled) is Free, whatever the groups say; only an account with no rows at all falls back
+  // to the groups (spec §6).
   if (best) claims["custom:tier"] = best.tier.toLowerCase();
+  else if (candidates.length > 0) claims["custom:tier"] = "free";
   if (org) {
     claims["custom:tenantId"] = org.id;
     claims["custom:orgName"] = org.name;

@@ -421,6 +421,104 @@ export interface UserSubscriptionTable {
   updatedAt: IsoText;
   /** Optimistic concurrency (migration 012). */
   version: Generated<number>;
+  /** Billing state (migration 023, decision 019). */
+  planId: string | null;
+  billingInterval: string | null;
+  seats: number | null;
+  providerSubscriptionId: string | null;
+  periodStart: IsoText | null;
+  periodEnd: IsoText | null;
+  cancelAtPeriodEnd: DbBoolDefault;
+  pendingPlanId: string | null;
+  pendingInterval: string | null;
+  pendingSeats: number | null;
+  graceUntil: IsoText | null;
+}
+
+/** A plan offered (migration 023): prices in minor units of `currency`. */
+export interface PlanTable {
+  id: string;
+  name: string;
+  /** free, basic, pro or enterprise: what the plan grants. */
+  tier: string;
+  /** individual or organization (a seat plan). */
+  kind: Generated<string>;
+  description: Generated<string>;
+  currency: Generated<string>;
+  monthlyPriceCents: Generated<number>;
+  yearlyPriceCents: Generated<number>;
+  perSeat: DbBoolDefault;
+  minSeats: Generated<number>;
+  maxSeats: number | null;
+  stripeMonthlyPriceId: string | null;
+  stripeYearlyPriceId: string | null;
+  /** JSON array of strings: extra selling points shown on /pricing. */
+  features: JsonText | null;
+  sortOrder: Generated<number>;
+  archivedAt: IsoText | null;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+  version: Generated<number>;
+}
+
+export interface BillingCustomerTable {
+  id: string;
+  provider: string;
+  ownerKey: string;
+  userId: string | null;
+  tenantId: string | null;
+  providerCustomerId: string;
+  createdAt: IsoText;
+}
+
+export interface BillingCheckoutTable {
+  id: string;
+  userId: string;
+  tenantId: string | null;
+  organizationName: string | null;
+  planId: string;
+  billingInterval: string;
+  seats: Generated<number>;
+  provider: string;
+  providerSessionId: string | null;
+  url: string | null;
+  status: Generated<string>;
+  returnTo: string | null;
+  subscriptionId: string | null;
+  createdAt: IsoText;
+  expiresAt: IsoText;
+  completedAt: IsoText | null;
+  version: Generated<number>;
+}
+
+export interface BillingInvoiceTable {
+  id: string;
+  userId: string | null;
+  tenantId: string | null;
+  subscriptionId: string | null;
+  provider: string;
+  providerInvoiceId: string | null;
+  number: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  description: string;
+  periodStart: IsoText | null;
+  periodEnd: IsoText | null;
+  hostedUrl: string | null;
+  createdAt: IsoText;
+  paidAt: IsoText | null;
+}
+
+export interface BillingEventTable {
+  provider: string;
+  eventId: string;
+  type: string;
+  status: string;
+  error: string | null;
+  receivedAt: IsoText;
+  processedAt: IsoText | null;
+  attempts: Generated<number>;
 }
 
 export interface CommentTable {
@@ -594,6 +692,11 @@ export interface DB {
   media_object: MediaObjectTable;
   content_search: ContentSearchTable;
   user_subscription: UserSubscriptionTable;
+  plan: PlanTable;
+  billing_customer: BillingCustomerTable;
+  billing_checkout: BillingCheckoutTable;
+  billing_invoice: BillingInvoiceTable;
+  billing_event: BillingEventTable;
   comment: CommentTable;
   content_view: ContentViewTable;
   content_like: ContentLikeTable;

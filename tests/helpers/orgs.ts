@@ -44,7 +44,7 @@ export async function createOrganization(
       startedAt: now,
       expiresAt: null,
       canceledAt: null,
-      metadata: JSON.stringify({ seats: opts.seats }),
+      seats: opts.seats,
       createdAt: now,
       updatedAt: now,
     })

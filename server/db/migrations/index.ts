@@ -22,6 +22,7 @@ import { migration as m018 } from "./018-api-rate-limits.ts";
 import { migration as m020 } from "./020-phone-and-last-login.ts";
 import { migration as m021 } from "./021-content-studio.ts";
 import { migration as m022 } from "./022-media-details.ts";
+import { migration as m023 } from "./023-billing.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "020-phone-and-last-login": m020,
   "021-content-studio": m021,
   "022-media-details": m022,
+  "023-billing": m023,
 };

@@ -216,7 +216,8 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
             tier: account.subscriptionTier,
             source: "demo",
             tenantId: account.accountType === "business" ? org.id : null,
-            metadata: { plan: account.subscriptionTier, seats: account.accountType === "business" ? 10 : 1 },
+            planId: account.subscriptionTier,
+            seats: account.accountType === "business" ? 10 : null,
           }),
         );
         if (account.totpSecret) await enrolDemoTotp(db, auth, user.id, account);

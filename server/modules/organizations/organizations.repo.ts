@@ -5,7 +5,10 @@
  */
 import type { Kysely, Selectable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { ACTIVE_SUBSCRIPTION_STATUSES, effectiveSubscription } from "../../../core/effective-subscription.ts";
+import {
+  effectiveSubscription,
+  GRANTING_SUBSCRIPTION_STATUSES,
+} from "../../../core/effective-subscription.ts";
 import type { DB } from "../../db/schema.ts";
 import { toIso } from "../../db/values.ts";
 
@@ -175,14 +178,14 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
           "canceledAt",
           "startedAt",
           "createdAt",
-          "metadata",
+          "seats",
         ])
         .where("tenantId", "=", orgId)
-        .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
+        .where("status", "in", [...GRANTING_SUBSCRIPTION_STATUSES])
         .execute();
       const best = effectiveSubscription(rows, now);
       if (!best) return null;
-      const seats = Number(parseMetadata(best.metadata).seats);
+      const seats = best.seats ?? Number.NaN;
       return {
         id: best.id,
         userId: best.userId,

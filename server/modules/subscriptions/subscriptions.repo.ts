@@ -5,11 +5,7 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import {
-  ACTIVE_SUBSCRIPTION_STATUSES,
-  effectiveSubscription,
-  type SubscriptionCandidate,
-} from "../../../core/effective-subscription.ts";
+import { effectiveSubscription, type SubscriptionCandidate } from "../../../core/effective-subscription.ts";
 import { fromJson, toJsonOrNull } from "../../db/json.ts";
 import { type KeysetQuery, keysetPage } from "../../db/keyset-page.ts";
 import type { Page } from "../../db/pagination.ts";
@@ -35,6 +31,18 @@ export interface UserSubscription {
   updatedAt: string;
   /** Optimistic concurrency: 1 on create, +1 on every update. */
   version: number;
+  /** Billing state (migration 023, decision 019). */
+  planId: string | null;
+  billingInterval: string | null;
+  seats: number | null;
+  providerSubscriptionId: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  pendingPlanId: string | null;
+  pendingInterval: string | null;
+  pendingSeats: number | null;
+  graceUntil: string | null;
 }
 
 export interface UserSubscriptionFields {
@@ -47,6 +55,17 @@ export interface UserSubscriptionFields {
   expiresAt: string | Date | null;
   canceledAt: string | Date | null;
   metadata: SubscriptionMetadata | null;
+  planId: string | null;
+  billingInterval: string | null;
+  seats: number | null;
+  providerSubscriptionId: string | null;
+  periodStart: string | Date | null;
+  periodEnd: string | Date | null;
+  cancelAtPeriodEnd: boolean;
+  pendingPlanId: string | null;
+  pendingInterval: string | null;
+  pendingSeats: number | null;
+  graceUntil: string | Date | null;
 }
 
 export type NewUserSubscription = Pick<UserSubscriptionFields, "userId" | "tier"> &
@@ -56,7 +75,14 @@ export type UserSubscriptionPatch = Partial<Omit<UserSubscriptionFields, "userId
 
 type Row = Selectable<UserSubscriptionTable>;
 
-const DATE_FIELDS = new Set(["startedAt", "expiresAt", "canceledAt"]);
+const DATE_FIELDS = new Set([
+  "startedAt",
+  "expiresAt",
+  "canceledAt",
+  "periodStart",
+  "periodEnd",
+  "graceUntil",
+]);
 const FIELDS = [
   "userId",
   "tier",
@@ -67,6 +93,17 @@ const FIELDS = [
   "expiresAt",
   "canceledAt",
   "metadata",
+  "planId",
+  "billingInterval",
+  "seats",
+  "providerSubscriptionId",
+  "periodStart",
+  "periodEnd",
+  "cancelAtPeriodEnd",
+  "pendingPlanId",
+  "pendingInterval",
+  "pendingSeats",
+  "graceUntil",
 ] as const satisfies readonly (keyof UserSubscriptionFields)[];
 
 function toColumns(fields: Partial<UserSubscriptionFields>): Updateable<UserSubscriptionTable> {
@@ -97,13 +134,25 @@ function fromRow(row: Row): UserSubscription {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     version: row.version,
+    planId: row.planId,
+    billingInterval: row.billingInterval,
+    seats: row.seats,
+    providerSubscriptionId: row.providerSubscriptionId,
+    periodStart: row.periodStart,
+    periodEnd: row.periodEnd,
+    cancelAtPeriodEnd: Boolean(row.cancelAtPeriodEnd),
+    pendingPlanId: row.pendingPlanId,
+    pendingInterval: row.pendingInterval,
+    pendingSeats: row.pendingSeats,
+    graceUntil: row.graceUntil,
   };
 }
 
 /**
  * The rows that may set a user's tier (core/effective-subscription.ts): the user's own rows and
- * every row of the organisations in `tenantIds` (the user's memberships), with a granting status.
- * One query over the userId and tenantId indexes; expiry and cancellation are left to the rule.
+ * every row of the organisations in `tenantIds` (the user's memberships), in every status: the
+ * rule picks the granting one, and identity reads "has rows but none grants" as Free (decision
+ * 019). One query over the userId and tenantId indexes.
  */
 export async function loadSubscriptionCandidates(
   db: Kysely<DB>,
@@ -113,7 +162,6 @@ export async function loadSubscriptionCandidates(
   return db
     .selectFrom("user_subscription")
     .select(["id", "tier", "status", "tenantId", "expiresAt", "canceledAt", "startedAt", "createdAt"])
-    .where("status", "in", [...ACTIVE_SUBSCRIPTION_STATUSES])
     .where((eb) =>
       tenantIds.length
         ? eb.or([eb("userId", "=", userId), eb("tenantId", "in", [...tenantIds])])
