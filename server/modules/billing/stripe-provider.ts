@@ -492,8 +492,10 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
     },
 
     async cancelAtPeriodEnd(providerSubscriptionId: string) {
-      const subscription = await releaseSchedule(await retrieve(providerSubscriptionId));
-      assertLive(subscription);
+      const current = await retrieve(providerSubscriptionId);
+      assertLive(current);
+      // Stripe refuses a cancellation on a scheduled subscription: the pending downgrade goes first.
+      const subscription = await releaseSchedule(current);
       if (subscription.cancel_at_period_end) return toState(subscription);
       const updated = await guarded(() =>
         stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: true }),
