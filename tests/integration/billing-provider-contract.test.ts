@@ -18,6 +18,8 @@ import { AppError, BadSignatureError, ProviderUnavailableError } from "../../ser
 import type {
   BillingOwner,
   BillingProvider,
+  ChangeInput,
+  ProviderSubscriptionState,
   StartCheckoutInput,
 } from "../../server/modules/billing/billing.types.ts";
 import { createPlansRepo } from "../../server/modules/billing/plans.repo.ts";
@@ -35,6 +37,11 @@ interface ProviderHarness {
   provider: BillingProvider;
   /** The payer finishes the checkout the provider started; returns the provider's subscription id. */
   completeCheckout(providerSessionId: string): Promise<string>;
+  /**
+   * The billing service keeps a state the provider returned (with the change that led to it, for
+   * a pending downgrade); returns the state. Stripe: nothing to keep.
+   */
+  keep(state: ProviderSubscriptionState, change: ChangeInput | null): Promise<ProviderSubscriptionState>;
   /** The current period ends: renewal, or a pending change or cancellation takes effect. */
   advancePeriod(providerSubscriptionId: string): Promise<void>;
   /** A provider that can be unreachable: take it down, bring it back, count what it created. */
@@ -101,6 +108,7 @@ const stripeFactory: ProviderFactory = {
     const provider = stripeProviderFor(db, fake);
     return {
       provider,
+      keep: async (state) => state,
       completeCheckout: async (sessionId) => fake.completeCheckout(sessionId).subscription.id,
       advancePeriod: async (subId) => {
         fake.advancePeriod(subId);
@@ -183,6 +191,12 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
       await h.close();
     });
 
+    // What the billing service does with every state a provider returns: keep it (a stateless
+    // provider such as manual reads its own rows back; Stripe keeps its state itself).
+    const change = async (input: ChangeInput) => h.keep(await h.provider.changeSubscription(input), input);
+    const cancel = async (id: string) => h.keep(await h.provider.cancelAtPeriodEnd(id), null);
+    const resume = async (id: string) => h.keep(await h.provider.resume(id), null);
+
     /** A reader who bought `planId` and whose checkout completed. */
     async function subscribed(planId: string, options: { seats?: number; tenantId?: string | null } = {}) {
       const owner = newOwner(options.tenantId ?? null);
@@ -239,7 +253,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
     it("an upgrade applies now, with the same period end", async () => {
       const { subId } = await subscribed("pro");
       const before = await h.provider.fetchSubscription(subId);
-      const after = await h.provider.changeSubscription({
+      const after = await change({
         providerSubscriptionId: subId,
         planId: "enterprise",
         providerPriceId: priceId("enterprise", "month"),
@@ -255,7 +269,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
     it("a downgrade at the period end keeps the tier until the period ends, then applies", async () => {
       const { subId } = await subscribed("enterprise");
       const before = await h.provider.fetchSubscription(subId);
-      const pending = await h.provider.changeSubscription({
+      const pending = await change({
         providerSubscriptionId: subId,
         planId: "basic",
         providerPriceId: priceId("basic", "month"),
@@ -273,7 +287,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
 
     it("an upgrade after a pending downgrade replaces it", async () => {
       const { subId } = await subscribed("pro");
-      await h.provider.changeSubscription({
+      await change({
         providerSubscriptionId: subId,
         planId: "basic",
         providerPriceId: priceId("basic", "month"),
@@ -281,7 +295,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
         seats: 1,
         when: "period_end",
       });
-      const up = await h.provider.changeSubscription({
+      const up = await change({
         providerSubscriptionId: subId,
         planId: "enterprise",
         providerPriceId: priceId("enterprise", "month"),
@@ -296,28 +310,28 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
 
     it("cancels at the period end (still active until then) and resumes", async () => {
       const { subId } = await subscribed("pro");
-      const canceled = await h.provider.cancelAtPeriodEnd(subId);
+      const canceled = await cancel(subId);
       expect(canceled).toMatchObject({
         status: "active",
         cancelAtPeriodEnd: true,
         canceledAt: canceled.periodEnd,
       });
       // Twice is the same as once.
-      expect(await h.provider.cancelAtPeriodEnd(subId)).toMatchObject({ cancelAtPeriodEnd: true });
+      expect(await cancel(subId)).toMatchObject({ cancelAtPeriodEnd: true });
 
-      const resumed = await h.provider.resume(subId);
+      const resumed = await resume(subId);
       expect(resumed).toMatchObject({ status: "active", cancelAtPeriodEnd: false, canceledAt: null });
-      expect(await h.provider.resume(subId)).toMatchObject({ cancelAtPeriodEnd: false });
+      expect(await resume(subId)).toMatchObject({ cancelAtPeriodEnd: false });
     });
 
     it("a cancellation at the period end ends the subscription when the period ends", async () => {
       const { subId } = await subscribed("basic");
-      const { periodEnd } = await h.provider.cancelAtPeriodEnd(subId);
+      const { periodEnd } = await cancel(subId);
       await h.advancePeriod(subId);
       const ended = await h.provider.fetchSubscription(subId);
       expect(ended).toMatchObject({ status: "canceled", canceledAt: periodEnd, cancelAtPeriodEnd: false });
       // An ended subscription can't be resumed or changed: a clear refusal, not a provider error.
-      const error = await rejection(h.provider.resume(subId));
+      const error = await rejection(resume(subId));
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe("CONFLICT");
     });
@@ -330,7 +344,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
         tenantId: "org-contract",
         userId: owner.userId,
       });
-      const more = await h.provider.changeSubscription({
+      const more = await change({
         providerSubscriptionId: subId,
         planId: "team",
         providerPriceId: priceId("team", "month"),
@@ -339,7 +353,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
         when: "now",
       });
       expect(more.seats).toBe(5);
-      const fewer = await h.provider.changeSubscription({
+      const fewer = await change({
         providerSubscriptionId: subId,
         planId: "team",
         providerPriceId: priceId("team", "month"),
@@ -415,7 +429,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
         if (!h.outage) return;
         const { subId } = await subscribed("basic");
         const invoicesBefore = h.outage.created("invoices");
-        const change = {
+        const upgrade = {
           providerSubscriptionId: subId,
           planId: "pro",
           providerPriceId: priceId("pro", "month"),
@@ -424,13 +438,11 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
           when: "now" as const,
         };
         h.outage.loseResponses();
-        expect(await rejection(h.provider.changeSubscription(change))).toBeInstanceOf(
-          ProviderUnavailableError,
-        );
+        expect(await rejection(change(upgrade))).toBeInstanceOf(ProviderUnavailableError);
         h.outage.up();
-        const state = await h.provider.changeSubscription(change);
+        const state = await change(upgrade);
         expect(state.planId).toBe("pro");
-        expect(await h.provider.changeSubscription(change)).toMatchObject({ planId: "pro" });
+        expect(await change(upgrade)).toMatchObject({ planId: "pro" });
         expect(h.outage.created("invoices")).toBe(invoicesBefore + 1);
       });
     });
