@@ -57,6 +57,11 @@ export interface FakeSubscription {
   start_date: number;
   latest_invoice: string | null;
   schedule: string | null;
+  /** A change waiting for its payment (`payment_behavior: pending_if_incomplete`). */
+  pending_update: {
+    expires_at: number;
+    subscription_items: Array<{ id: string; price: Json; quantity: number }>;
+  } | null;
   livemode: false;
   items: {
     object: "list";
@@ -109,6 +114,8 @@ export interface FakeStripe {
   invoices: Map<string, Json>;
   /** A recurring price the fake knows (unknown prices are refused as Stripe does). */
   definePrice(price: Omit<FakePrice, "currency" | "productName"> & Partial<FakePrice>): void;
+  /** From now on the reader's card is declined (charges fail) until set back to false. */
+  declinePayments(on: boolean): void;
   /** Fail the next `times` API requests (default: until `fail(null)`). */
   fail(mode: FailureMode | null, times?: number): void;
   /** Requests whose path starts with this (e.g. "/v1/customers"), POSTs only when asked. */
@@ -124,7 +131,7 @@ export interface FakeStripe {
   advancePeriod(subscriptionId: string): { subscription: FakeSubscription; invoice: Json | null };
   /** A renewal payment failed: past_due with an open invoice that failed. */
   failPayment(subscriptionId: string): { subscription: FakeSubscription; invoice: Json };
-  /** The failed invoice is paid after all: active again. */
+  /** The failed invoice is paid after all: active again, and a change waiting for it applies. */
   payLatest(subscriptionId: string): { subscription: FakeSubscription; invoice: Json };
   /** Stripe ended the subscription (retries exhausted, or canceled in the dashboard). */
   cancelNow(subscriptionId: string): FakeSubscription;
@@ -203,6 +210,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
     { price: string; quantity: number; subscriptionMetadata: Record<string, string> }
   >();
   let failure: { mode: FailureMode; remaining: number } | null = null;
+  let declining = false;
   let invoiceNumber = 0;
 
   const fake = {
@@ -399,31 +407,48 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
         change.price === undefined ? prices.get(before.price)! : knownPrice(change.price, "items[0][price]");
       const quantity = change.quantity === undefined ? item.quantity : Number(change.quantity);
       const oldInterval = prices.get(before.price)!.interval;
-      item.price = priceObject(price.id);
-      item.quantity = quantity;
       const now = nowS();
-      let prorated = 0;
-      if (price.interval !== oldInterval) {
-        // A new interval restarts the billing cycle today (Stripe does the same).
-        item.current_period_start = now;
-        item.current_period_end = addInterval(now, price.interval);
-        prorated = amountOf(price.id, quantity);
-      } else {
-        const span = item.current_period_end - item.current_period_start;
-        const left = Math.max(0, item.current_period_end - now);
-        prorated = Math.round(
-          ((amountOf(price.id, quantity) - amountOf(before.price, before.quantity)) * left) /
-            Math.max(1, span),
-        );
-      }
-      if (body.proration_behavior === "always_invoice") {
-        createInvoice(sub, Math.max(0, prorated), {
-          paid: true,
+      const intervalChanges = price.interval !== oldInterval;
+      const span = item.current_period_end - item.current_period_start;
+      const left = Math.max(0, item.current_period_end - now);
+      // A new interval restarts the billing cycle today (Stripe does the same).
+      const prorated = intervalChanges
+        ? amountOf(price.id, quantity)
+        : Math.round(
+            ((amountOf(price.id, quantity) - amountOf(before.price, before.quantity)) * left) /
+              Math.max(1, span),
+          );
+      const charges = body.proration_behavior === "always_invoice" && prorated > 0;
+      if (charges && declining && body.payment_behavior === "pending_if_incomplete") {
+        // Not applied: it waits for the invoice to be paid (23 hours at most).
+        sub.pending_update = {
+          expires_at: now + 23 * 3600,
+          subscription_items: [{ id: item.id, price: priceObject(price.id), quantity }],
+        };
+        createInvoice(sub, prorated, {
+          paid: false,
           reason: "subscription_update",
           start: now,
           end: item.current_period_end,
           description: `Proration: ${quantity} × ${price.productName}`,
         });
+        return sub;
+      }
+      item.price = priceObject(price.id);
+      item.quantity = quantity;
+      if (intervalChanges) {
+        item.current_period_start = now;
+        item.current_period_end = addInterval(now, price.interval);
+      }
+      if (body.proration_behavior === "always_invoice") {
+        createInvoice(sub, Math.max(0, prorated), {
+          paid: !(charges && declining),
+          reason: "subscription_update",
+          start: now,
+          end: item.current_period_end,
+          description: `Proration: ${quantity} × ${price.productName}`,
+        });
+        if (charges && declining) sub.status = "past_due";
       }
     }
     if (body.metadata) sub.metadata = { ...sub.metadata, ...(body.metadata as Record<string, string>) };
@@ -665,6 +690,9 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
       ...price,
     });
   };
+  fake.declinePayments = (on) => {
+    declining = on;
+  };
   fake.fail = (mode, times = Number.POSITIVE_INFINITY) => {
     failure = mode ? { mode, remaining: times } : null;
   };
@@ -693,6 +721,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
       start_date: start,
       latest_invoice: null,
       schedule: null,
+      pending_update: null,
       livemode: false,
       items: {
         object: "list",
@@ -794,6 +823,13 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
     invoice.amount_remaining = 0;
     (invoice.status_transitions as Json).paid_at = nowS();
     sub.status = "active";
+    const pending = sub.pending_update?.subscription_items?.[0];
+    if (pending) {
+      const item = sub.items.data[0]!;
+      item.price = pending.price;
+      item.quantity = pending.quantity;
+      sub.pending_update = null;
+    }
     return { subscription: sub, invoice };
   };
 

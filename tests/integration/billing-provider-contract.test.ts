@@ -27,6 +27,7 @@ import {
   createStripeProvider,
   mapStripeStatus,
   normalizeStripeEvent,
+  PAYMENT_NOT_THROUGH,
   PRICE_NOT_SET,
   STRIPE_STATUS_MAP,
 } from "../../server/modules/billing/stripe-provider.ts";
@@ -790,6 +791,7 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
         expect(update?.body).toEqual({
           items: [{ id: subscription.items.data[0]!.id, price: "price_enterprise_month", quantity: "1" }],
           proration_behavior: "always_invoice",
+          payment_behavior: "pending_if_incomplete",
         });
         expect(update?.idempotencyKey).toMatch(/^lumen-change-/);
         expect(fake.invoices.get(subscription.latest_invoice!)).toMatchObject({
@@ -848,6 +850,37 @@ describe.each(testDialects())("billing providers on %s", (dialect) => {
     });
 
     describe("refusals", () => {
+      it("a declined upgrade is not granted: PAYMENT_PENDING, no second charge, and it applies once paid", async () => {
+        const { subscription } = await subscribed("basic");
+        const upgrade = {
+          providerSubscriptionId: subscription.id,
+          planId: "pro",
+          providerPriceId: "price_pro_month",
+          interval: "month" as const,
+          seats: 1,
+          when: "now" as const,
+        };
+        fake.declinePayments(true);
+        const error = await rejection(provider.changeSubscription(upgrade));
+        expect(error).toMatchObject({ code: "PAYMENT_PENDING", status: 409, message: PAYMENT_NOT_THROUGH });
+        expect(await provider.fetchSubscription(subscription.id)).toMatchObject({
+          planId: "basic",
+          status: "active",
+        });
+        const invoices = fake.invoices.size;
+        // Another try (a second tab, a retry) while that payment is pending: refused, not charged again.
+        expect(await rejection(provider.changeSubscription(upgrade))).toMatchObject({
+          code: "PAYMENT_PENDING",
+        });
+        expect(fake.invoices.size).toBe(invoices);
+        fake.declinePayments(false);
+        fake.payLatest(subscription.id);
+        expect(await provider.fetchSubscription(subscription.id)).toMatchObject({
+          planId: "pro",
+          status: "active",
+        });
+      });
+
       it("a price Stripe does not know: the plan can't be bought right now", async () => {
         const owner = newOwner();
         const customer = await provider.ensureCustomer(owner, null);

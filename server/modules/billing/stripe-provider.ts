@@ -5,8 +5,9 @@
  *   checkout, user, organisation and plan ids.
  * - Every state goes out normalized (`ProviderSubscriptionState`): plan and interval from the item's
  *   price id through `resolvePrice` (the plan table's Stripe price ids), seats = the item quantity.
- * - An upgrade or a seat increase ("now") updates the item with `proration_behavior: always_invoice`:
- *   the difference is invoiced and charged at once. A downgrade ("period_end") puts the
+ * - An upgrade or a seat increase ("now") updates the item with `proration_behavior: always_invoice`
+ *   and `payment_behavior: pending_if_incomplete`: the difference is invoiced and charged at once,
+ *   and the change is granted only when that payment succeeds (else 409 PAYMENT_PENDING). A downgrade ("period_end") puts the
  *   subscription under a subscription schedule whose second phase starts at the period end, with no
  *   proration: the tier holds to the end, Stripe switches the price at renewal and says so with
  *   `customer.subscription.updated`.
@@ -59,6 +60,10 @@ export interface StripeProviderOptions {
   /** Webhook signatures older than this many seconds are refused (default: the SDK's 300). */
   webhookToleranceS?: number;
 }
+
+/** An upgrade whose charge did not go through (declined, or the bank asks the reader to confirm). */
+export const PAYMENT_NOT_THROUGH =
+  "The payment for this change has not gone through (declined, or your bank asks you to confirm it). Update your payment method under Manage payment method: the change applies as soon as it is paid.";
 
 /** The message when a plan has no Stripe price for the interval (an administrator sets it). */
 export const PRICE_NOT_SET = "This plan can't be bought online yet: its Stripe price is not set";
@@ -344,6 +349,8 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
   }
 
   async function changeNow(subscription: Stripe.Subscription, price: string, seats: number) {
+    // An earlier change still waits for its payment: no second charge for another one.
+    if (subscription.pending_update) throw new ServiceError("PAYMENT_PENDING", PAYMENT_NOT_THROUGH);
     const current = await releaseSchedule(subscription);
     const item = current.items.data[0]!;
     if (item.price.id === price && (item.quantity ?? 1) === seats) return toState(current);
@@ -360,10 +367,16 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
     const updated = await guarded(() =>
       stripe.subscriptions.update(
         current.id,
-        { items: [{ id: item.id, price, quantity: seats }], proration_behavior: "always_invoice" },
+        {
+          items: [{ id: item.id, price, quantity: seats }],
+          proration_behavior: "always_invoice",
+          // Granted only once paid: a declined card leaves the plan as it was.
+          payment_behavior: "pending_if_incomplete",
+        },
         { idempotencyKey: key },
       ),
     );
+    if (updated.pending_update) throw new ServiceError("PAYMENT_PENDING", PAYMENT_NOT_THROUGH);
     return toState(updated);
   }
 
