@@ -104,6 +104,8 @@ export interface SignedEvent {
 
 export interface FakeStripe {
   url: string;
+  /** Where the hosted checkout page's "Pay" sends the webhooks (the app's endpoint), if anywhere. */
+  webhookUrl: string | null;
   secretKey: string;
   webhookSecret: string;
   requests: RecordedRequest[];
@@ -211,10 +213,12 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
   >();
   let failure: { mode: FailureMode; remaining: number } | null = null;
   let declining = false;
+  const portals = new Map<string, { customer: string; return_url: unknown }>();
   let invoiceNumber = 0;
 
   const fake = {
     url: "",
+    webhookUrl: null,
     secretKey: FAKE_STRIPE_SECRET_KEY,
     webhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
     requests: [] as RecordedRequest[],
@@ -570,7 +574,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
       if (!fake.customers.has(customer))
         throw invalid(`No such customer: '${customer}'`, "customer", "resource_missing");
       const portalId = id("bps");
-      return {
+      const portal = {
         id: portalId,
         object: "billing_portal.session",
         customer,
@@ -579,6 +583,8 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
         created: nowS(),
         livemode: false,
       };
+      portals.set(portalId, portal);
+      return portal;
     }
     const invoiceId = at("GET", /^\/v1\/invoices\/([^/]+)$/);
     if (invoiceId) {
@@ -590,6 +596,74 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
       type: "invalid_request_error",
       message: `Unrecognized request URL (${method}: ${path}).`,
     });
+  }
+
+  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const page = (res: ServerResponse, title: string, html: string, status = 200) => {
+    res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)} · Fake Stripe</title><main><h1>${escapeHtml(title)}</h1>${html}</main></html>`,
+    );
+  };
+
+  /**
+   * The pages Stripe hosts, faked: Checkout (`/pay/:session`: "Pay" completes the session, sends
+   * the webhooks to `webhookUrl` when set and returns to the success url), the customer portal
+   * (`/portal/:id`, a link back) and an invoice (`/invoice/:id`).
+   */
+  function hostedPage(method: string, path: string, res: ServerResponse): unknown {
+    const [, kind, key = ""] = path.split("/");
+    if (kind === "pay") {
+      const session = fake.sessions.get(key);
+      const line = sessionItems.get(key);
+      if (!session || !line) return page(res, "Not found", "<p>No such checkout.</p>", 404);
+      if (method === "POST" && session.status === "open") {
+        const done = fake.completeCheckout(key);
+        const back = String(session.success_url).replace("{CHECKOUT_SESSION_ID}", key);
+        const webhookUrl = fake.webhookUrl;
+        const events = [
+          fake.event("customer.subscription.created", done.subscription),
+          fake.event("checkout.session.completed", done.session),
+          fake.event("invoice.paid", done.invoice),
+        ];
+        void (async () => {
+          if (webhookUrl) for (const event of events) await fake.deliver(webhookUrl, event);
+          res.writeHead(303, { location: back });
+          res.end();
+        })();
+        return;
+      }
+      const price = prices.get(line.price)!;
+      const amount = (price.unitAmount * line.quantity) / 100;
+      return page(
+        res,
+        "Pay with Fake Stripe",
+        session.status === "open"
+          ? `<p>${line.quantity} × ${escapeHtml(price.productName)}: ${amount.toFixed(2)} ${escapeHtml(price.currency.toUpperCase())} per ${price.interval}</p>
+<form method="post"><button type="submit">Pay</button></form>
+<p><a href="${escapeHtml(String(session.cancel_url))}">Back</a></p>`
+          : `<p>This checkout is ${escapeHtml(String(session.status))}.</p>`,
+      );
+    }
+    if (kind === "portal") {
+      const portal = portals.get(key);
+      if (!portal) return page(res, "Not found", "<p>No such portal session.</p>", 404);
+      return page(
+        res,
+        "Billing portal",
+        `<p>Payment methods and invoices of ${escapeHtml(portal.customer)}.</p><p><a href="${escapeHtml(String(portal.return_url ?? "/"))}">Return</a></p>`,
+      );
+    }
+    if (kind === "invoice") {
+      const invoice = fake.invoices.get(key);
+      if (!invoice) return page(res, "Not found", "<p>No such invoice.</p>", 404);
+      return page(
+        res,
+        `Invoice ${String(invoice.number)}`,
+        `<p>${((invoice.amount_due as number) / 100).toFixed(2)} ${escapeHtml(String(invoice.currency).toUpperCase())}, ${escapeHtml(String(invoice.status))}</p>`,
+      );
+    }
+    page(res, "Not found", "<p>Fake Stripe has no such page.</p>", 404);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
@@ -605,9 +679,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}): Pro
       res.end(payload);
     };
     if (!path.startsWith("/v1/")) {
-      // The hosted pages the fake hands out (checkout, portal, invoice): placeholders.
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end(`<!doctype html><title>Fake Stripe</title><p>Fake Stripe page ${path}</p>`);
+      hostedPage(method, path, res);
       return;
     }
     fake.requests.push(record);
