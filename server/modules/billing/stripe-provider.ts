@@ -65,6 +65,10 @@ export interface StripeProviderOptions {
 export const PAYMENT_NOT_THROUGH =
   "The payment for this change has not gone through (declined, or your bank asks you to confirm it). Update your payment method under Manage payment method: the change applies as soon as it is paid.";
 
+/** Stripe did not answer: what happened is unknown, a retry is safe (idempotency keys). */
+export const OUTCOME_UNKNOWN =
+  "The payment provider did not answer in time. Try again in a few minutes: trying again never charges twice.";
+
 /** The message when a plan has no Stripe price for the interval (an administrator sets it). */
 export const PRICE_NOT_SET = "This plan can't be bought online yet: its Stripe price is not set";
 
@@ -122,11 +126,15 @@ function sdkConnection(apiUrl: string | undefined): Pick<Stripe.StripeConfig, "h
 export function translateStripeError(error: unknown): never {
   if (!(error instanceof Stripe.errors.StripeError)) throw error;
   const status = error.statusCode ?? 0;
+  // No answer (a timeout, a dropped connection) or an internal error: the request may have been
+  // carried out. The idempotency keys make the retry safe, and that is what the reader is told.
+  if (error instanceof Stripe.errors.StripeConnectionError || status === 500) {
+    throw new ProviderUnavailableError(OUTCOME_UNKNOWN, { cause: error });
+  }
   if (
-    error instanceof Stripe.errors.StripeConnectionError ||
     error instanceof Stripe.errors.StripeAPIError ||
     error instanceof Stripe.errors.StripeRateLimitError ||
-    status >= 500
+    status > 500
   ) {
     throw new ProviderUnavailableError(undefined, { cause: error });
   }
