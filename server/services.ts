@@ -6,6 +6,7 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { BillingService } from "./modules/billing/billing.service.ts";
 import type { CommentsService } from "./modules/comments/comments.service.ts";
 import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
@@ -67,4 +68,6 @@ export interface AppServices {
   contentModels: ContentModelServices;
   /** The content studio's management table: every item in every workflow state, writers only. */
   studioList: StudioListService;
+  /** Subscriptions and billing (decision 019): checkout, plan changes, seats, invoices, webhooks. */
+  billing: BillingService;
 }

@@ -10,6 +10,7 @@ import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
+import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerContentWriteApi } from "./content-write-api.ts";
@@ -246,6 +247,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   registerAccountApi(app, runtime);
   registerOrgApi(app, runtime);
+  registerBillingApi(app, runtime); // /api/billing/*, /api/admin/billing/*, the Stripe webhook
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
