@@ -41,6 +41,7 @@ import type {
   CheckoutView,
   InvoiceView,
   PlanTier,
+  PlanView,
   ProviderInvoice,
   ProviderKind,
   ProviderSubscriptionState,
@@ -129,6 +130,19 @@ interface Standing {
 }
 
 const LIVE_STATUSES = ["active", "trialing", "past_due"];
+
+/** One option of the change-plan list (`changeQuotes`). */
+export interface ChangeQuote {
+  plan: PlanView;
+  interval: BillingInterval;
+  seats: number;
+  /** upgrade: now, prorated; downgrade: at the period end; same: the current plan. */
+  direction: "upgrade" | "downgrade" | "same";
+  /** The prorated amount an upgrade costs now (manual provider; Stripe computes its own), else null. */
+  dueNowCents: number | null;
+  /** The price of one period of this option. */
+  periodCents: number;
+}
 
 export function createBillingService(deps: BillingServiceDeps) {
   const { db, provider, selfServe } = deps;
@@ -601,6 +615,59 @@ export function createBillingService(deps: BillingServiceDeps) {
 
   return {
     provider,
+
+    /** The plans on offer (active), in display order: the checkout and change-plan screens list them. */
+    async plans(): Promise<PlanView[]> {
+      return (await plans.list()).map(publicPlan);
+    },
+
+    /**
+     * What each plan would do to the viewer's subscription now: upgrade (with the prorated amount
+     * due now), downgrade (at the period end) or the same plan. Empty without a subscription the
+     * viewer manages.
+     */
+    async changeQuotes(actor: Actor): Promise<ChangeQuote[]> {
+      const standing = await standingOf(actor);
+      const found = await viewerRow(standing);
+      if (!found?.canManage) return [];
+      const row = found.row;
+      const before = stateOfRow(row);
+      const currentPlan = await plans.get(before.planId);
+      if (!currentPlan) return [];
+      const organization = row.tenantId !== null;
+      const quotes: ChangeQuote[] = [];
+      for (const plan of await plans.list()) {
+        if (plan.tier === "free" || (plan.kind === "organization") !== organization) continue;
+        for (const interval of ["month", "year"] as const) {
+          const seats = plan.perSeat ? Math.max(before.seats, plan.minSeats) : 1;
+          let direction = changeDirection(
+            { tier: planTierOf(row.tier), interval: before.interval, seats: before.seats },
+            { tier: plan.tier, interval, seats },
+          );
+          if (direction === "same" && plan.id !== before.planId) direction = "downgrade";
+          const dueNowCents =
+            direction === "upgrade" && !isStripeRow(row)
+              ? prorate({
+                  currentPeriodCents: periodPrice(currentPlan, before.interval, before.seats),
+                  newPeriodCents: periodPrice(plan, interval, seats),
+                  intervalChanges: before.interval !== interval,
+                  periodStart: before.periodStart!,
+                  periodEnd: before.periodEnd!,
+                  now: nowIso(),
+                }).amountCents
+              : null;
+          quotes.push({
+            plan: publicPlan(plan),
+            interval,
+            seats,
+            direction,
+            dueNowCents,
+            periodCents: periodPrice(plan, interval, seats),
+          });
+        }
+      }
+      return quotes;
+    },
 
     async overview(actor: Actor): Promise<SubscriptionOverview> {
       const standing = await standingOf(actor);
