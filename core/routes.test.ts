@@ -288,7 +288,11 @@ describe("matchRoute", () => {
     ["/health-check", "/health-check", {}],
     ["/subscription", "/subscription", {}],
     ["/checkout", "/checkout", {}],
-    ["/checkout/0190f0f0-0000-7000-8000-000000000000", "/checkout/:id", { id: "0190f0f0-0000-7000-8000-000000000000" }],
+    [
+      "/checkout/0190f0f0-0000-7000-8000-000000000000",
+      "/checkout/:id",
+      { id: "0190f0f0-0000-7000-8000-000000000000" },
+    ],
     ["/dashboard", "/dashboard", {}],
     ["/dashboard/reports", "/dashboard/reports", {}],
     ["/profile", "/profile", {}],

@@ -27,7 +27,9 @@ function withDb<T>(fn: (db: DatabaseSync) => T): T {
 }
 
 const freeUserId = () =>
-  withDb((db) => (db.prepare(`SELECT id FROM "user" WHERE email = ?`).get("free@demo.local") as { id: string }).id);
+  withDb(
+    (db) => (db.prepare(`SELECT id FROM "user" WHERE email = ?`).get("free@demo.local") as { id: string }).id,
+  );
 
 /** Back to the seeded state: free@demo.local has only its Free row. */
 function restoreFreeAccount() {
@@ -52,14 +54,20 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await page.goto(`/checkout?plan=pro&interval=month&returnTo=${encodeURIComponent(returnTo)}`);
     await expect(page.getByRole("heading", { name: "Review your plan" })).toBeVisible();
     await screenshot(page, "checkout-review-1280");
-    await Promise.all([page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/), page.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/),
+      page.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await expect(page.getByText("This installation takes no payments")).toBeVisible();
     await expect(page.getByText("$19.00/month")).toBeVisible();
     await screenshot(page, "checkout-confirm-1280");
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect(page.getByText("You're on Pro")).toBeVisible();
     await screenshot(page, "checkout-done-1280");
-    await Promise.all([page.waitForURL(`**${returnTo}`), page.getByRole("link", { name: "Continue" }).click()]);
+    await Promise.all([
+      page.waitForURL(`**${returnTo}`),
+      page.getByRole("link", { name: "Continue" }).click(),
+    ]);
     await expect(page.getByRole("heading", { level: 1, name: proArticle.title })).toBeVisible();
     await expect(page.getByText("Premium Content")).toHaveCount(0);
 
