@@ -12,6 +12,7 @@ export * from "./data-rules.ts";
 export * from "./debug.ts";
 export * from "./effective-subscription.ts";
 export * from "./groups.ts";
+export * from "./money.ts";
 export * from "./password-policy.ts";
 export * from "./plans.ts";
 export * from "./roles.ts";

@@ -17,6 +17,7 @@ import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
+import { createPlansService } from "./modules/billing/plans.service.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentModelServices } from "./modules/content/content-models.ts";
@@ -255,6 +256,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         sync: repositorySync,
         now: authSecurity.now,
       }),
+      plans: createPlansService({ db: database.db, now: authSecurity.now }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels,
       studioList: createContentStudioList({ db: database.db }),

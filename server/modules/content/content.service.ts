@@ -87,6 +87,7 @@ import {
 import { isVisible, seesUnpublished, visibleSql } from "./readable-sql.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
+import { tierInventory } from "./tier-inventory.ts";
 
 export type { ContentView } from "./content-projection.ts";
 
@@ -818,6 +819,12 @@ export function createContentService(deps: ContentServiceDeps) {
       await bodies.removed(current);
       return viewContent(actor, current);
     },
+
+    /**
+     * What each tier holds in the published library (counts by type, a few highlights): the
+     * pricing page and the plans' unlocks read the same numbers (./tier-inventory.ts).
+     */
+    tierInventory: () => tierInventory(db),
 
     /** Display names of content authors (public: shown on every item), by user id. */
     authorNames: (ids: readonly string[]) => displayNamesByIds(db, ids),
