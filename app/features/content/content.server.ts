@@ -8,7 +8,7 @@ import { PREVIEW_AS_PARAM, previewAudienceValue } from "../../../core/preview-as
 import { contentCanonicalUrl } from "../../../core/seo/index.ts";
 import { visitorActor } from "../../../server/modules/actor.ts";
 import { previewReaderFor } from "../../../server/modules/content/preview-as.ts";
-import type { ContentType } from "../../../server/services.ts";
+import type { AppServices, ContentPage, ContentType } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
 import type {
   ContentMissingData,
@@ -16,6 +16,7 @@ import type {
   HomeData,
   ListingData,
   ListingFilters,
+  PaywallOffer,
 } from "./content-data.ts";
 
 export const PAGE_SIZE = 12;
@@ -146,6 +147,7 @@ export async function loadContentPage(
         canonicalUrl,
         origin,
         engagement,
+        offer: await paywallOffer(services, page),
         preview: preview
           ? {
               value: previewAudienceValue(preview.audience),
@@ -169,6 +171,25 @@ export async function loadContentPage(
     error: shown ? `no published content has the address "${shown}"` : "no content address was given",
   };
   return data<ContentPageData | ContentMissingData>(missing, { status: 404 });
+}
+
+/**
+ * The cheapest plan that opens a tier-locked item, with what else it opens (this item left out);
+ * null when the item is readable, gated by a role or needs no plan, or no plan is offered.
+ */
+async function paywallOffer(services: AppServices, page: ContentPage): Promise<PaywallOffer | null> {
+  const access = page.access;
+  if (access.kind !== "tier" && access.kind !== "signin") return null;
+  if (access.requiredTier === "Free" || page.item.rolesRequired.length > 0) return null;
+  const cheapest = await services.plans.cheapestFor(access.requiredTier);
+  if (!cheapest) return null;
+  const { plan, unlocks } = cheapest;
+  const counted = parseTier(plan.tier) === page.item.tier;
+  return {
+    plan,
+    moreItems: Math.max(0, unlocks.newItems - (counted ? 1 : 0)),
+    highlights: unlocks.highlights.filter((h) => h.slug !== page.item.slug),
+  };
 }
 
 /** Candidate slugs for a catch-all path: the whole rest ("a/b"), then its last segment ("b"). */

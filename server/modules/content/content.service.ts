@@ -19,6 +19,7 @@ import {
   canWriteContent,
   PUBLISHED_STATUS,
   parseTier,
+  publicPreviewSource,
   workflowStateOf,
 } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
@@ -344,6 +345,28 @@ export function createContentService(deps: ContentServiceDeps) {
   }
 
   /**
+   * The author-marked public preview of a locked item (core `publicPreviewSource`): only the
+   * Markdown before the marker line is rendered, through the same sanitizing pipeline as the body;
+   * the rest of the body is read here and never leaves this function. Null without a marker.
+   */
+  async function renderPreview(item: Content): Promise<string | null> {
+    const key = ownBodyKey(item);
+    if (!key || !deps.storage) return null;
+    const cacheKey = `preview:${key}:${item.bodyChecksum ?? `${item.id}:${item.version}`}`;
+    const cached = renderCache.get(cacheKey);
+    if (cached) return cached.html || null;
+    const object = await deps.storage.get(key);
+    if (!object) return null;
+    const source = publicPreviewSource(new TextDecoder().decode(object.body));
+    const rendered = source
+      ? await renderMarkdown(source, { media: media.lookup })
+      : { html: "", toc: [], wordCount: 0 };
+    if (renderCache.size >= RENDER_CACHE_LIMIT) renderCache.delete(renderCache.keys().next().value!);
+    renderCache.set(cacheKey, rendered);
+    return rendered.html || null;
+  }
+
+  /**
    * A media reference as a URL the reader's browser can load: https URLs as they are, `media:<id>`
    * (and storage keys left in older rows) as signed links (3600 s, never past the session's end),
    * each checked first against the storage path rules for this reader (decision 011); null when
@@ -664,6 +687,11 @@ export function createContentService(deps: ContentServiceDeps) {
       const gate = contentAccess(reader, item);
       const granted = gate.kind === "granted";
       const rendered = granted ? await renderBody(item) : null;
+      // A tier gate may show the author's public preview; a role gate shows nothing of the body.
+      const previewHtml =
+        !granted && gate.kind !== "role" && item.rolesRequired.length === 0
+          ? await renderPreview(item)
+          : null;
       // Related items, course lessons and collection members: published ones only.
       const relatedItems = item.related.length
         ? (await Promise.all(item.related.map((s) => repo.getBySlug(s)))).filter(
@@ -688,6 +716,7 @@ export function createContentService(deps: ContentServiceDeps) {
         template: chooseTemplate(item),
         access: gate,
         html: rendered?.html ?? null,
+        previewHtml,
         bodyMissing: granted && ownBodyKey(item) !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children,
