@@ -62,12 +62,11 @@ function OfferLines({ offer }: { offer: PaywallOffer }) {
   return (
     <div className="mx-auto mt-4 max-w-md text-sm">
       <p className="font-semibold text-ink">
-        {plan.name} — {formatPrice(plan.monthlyPriceCents, plan.currency, "month")}
+        {`${plan.name} — ${formatPrice(plan.monthlyPriceCents, plan.currency, "month")}`}
       </p>
       {offer.moreItems > 0 ? (
         <p className="mt-1 text-ink-muted">
-          and {plural(offer.moreItems, `more ${tier} item`, `more ${tier} items`)}
-          {includingPhrase(offer.highlights)}
+          {`and ${plural(offer.moreItems, `more ${tier} item`, `more ${tier} items`)}${includingPhrase(offer.highlights)}`}
         </p>
       ) : null}
     </div>
