@@ -19,6 +19,7 @@ import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
 import { createBillingService } from "./modules/billing/billing.service.ts";
 import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
+import { createPlansService } from "./modules/billing/plans.service.ts";
 import { createBillingProvider, manualSelfServe } from "./modules/billing/providers.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
@@ -258,6 +259,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         sync: repositorySync,
         now: authSecurity.now,
       }),
+      plans: createPlansService({ db: database.db, now: authSecurity.now }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels,
       studioList: createContentStudioList({ db: database.db }),

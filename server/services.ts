@@ -7,6 +7,7 @@
  * builds the instance. Modules never import this file.
  */
 import type { BillingService } from "./modules/billing/billing.service.ts";
+import type { PlansService } from "./modules/billing/plans.service.ts";
 import type { CommentsService } from "./modules/comments/comments.service.ts";
 import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
@@ -54,6 +55,8 @@ export interface AppServices {
   profile: ProfileService;
   /** Full-text search over published content (locked items match on metadata only). */
   search: SearchService;
+  /** Plans as data: offered plans, what each unlocks, platform admins' edits (decision 019). */
+  plans: PlansService;
   /** Views, likes, shares and course progress (access checked in the service). */
   engagement: EngagementService;
   /** Data API (docs/decisions/007-data-rules.md): UserSubscription, access checked per operation. */

@@ -21,6 +21,7 @@ import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
+import { registerPlansApi } from "./plans-api.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
@@ -249,6 +250,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerOrgApi(app, runtime);
   registerBillingApi(app, runtime); // /api/billing/*, /api/admin/billing/*, the Stripe webhook
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
+  registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
   registerContentWriteApi(app, runtime); // POST/PATCH/DELETE /api/content, workflow, versions
