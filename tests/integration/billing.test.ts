@@ -426,6 +426,54 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     expect((await req("/api/billing/webhooks/stripe", "{}", { origin: null })).status).toBe(404);
   });
 
+  it("the pages: the paywall's form posts to /checkout, the checkout page confirms, /subscription shows the plan", async () => {
+    const reader = await newReader("pages");
+    const form = (fields: Record<string, string>, origin: string | null = server.url) =>
+      fetch(`${server.url}/checkout`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          cookie: reader.cookie,
+          "content-type": "application/x-www-form-urlencoded",
+          ...(origin ? { origin } : {}),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const fields = { planId: "pro", interval: "month", returnTo: `/content/${PRO_ITEM.slug}` };
+    // Another site's Origin is refused by React Router itself; a form without one by the action.
+    expect((await form(fields, null)).status).toBe(403);
+    const posted = await form(fields);
+    expect(posted.status).toBe(302);
+    const location = posted.headers.get("location")!;
+    expect(location).toMatch(/^\/checkout\/[0-9a-f-]{36}$/);
+    const review = await (await req(location, undefined, { cookie: reader.cookie })).text();
+    expect(review).toContain("This installation takes no payments");
+    expect(review).toContain("$19.00/month");
+    const confirmed = await fetch(`${server.url}${location}`, {
+      method: "POST",
+      headers: {
+        cookie: reader.cookie,
+        origin: server.url,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "intent=confirm",
+    });
+    expect(confirmed.status).toBe(200);
+    const done = await (await req(location, undefined, { cookie: reader.cookie })).text();
+    expect(done).toMatch(/You(&#x27;|')re on Pro/);
+    expect(done).toContain(`href="/content/${PRO_ITEM.slug}"`);
+    const page = await (await req("/subscription", undefined, { cookie: reader.cookie })).text();
+    expect(page).toContain("renews on");
+    expect(page).toContain("takes no payments");
+    // Bad input through the form: a 400 page naming the problem, never a 500.
+    const bad = await form({ planId: "nope", interval: "month" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("There is no plan");
+    // Someone else's checkout page is a 404.
+    const other = await newReader("pages2");
+    expect((await req(location, undefined, { cookie: other.cookie })).status).toBe(404);
+  });
+
   describe("unauthorized access", () => {
     const ID = "0190f0f0-0000-7000-8000-000000000000";
     const routes: Array<[string, string, unknown?]> = [
