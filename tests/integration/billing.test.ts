@@ -236,6 +236,10 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.status === "canceled";
     });
+    // The audit row and the e-mail follow the row's update.
+    await eventually(async () =>
+      (await mailsTo(server.dataDir, reader.email)).some((m) => m.includes("plan has ended")),
+    );
     const audit = await auditRows(reader.id);
     expect(audit.map((a) => JSON.parse(String(a.details)))).toEqual([
       expect.objectContaining({ fromTier: "free", toTier: "pro", reason: "checkout" }),
@@ -312,6 +316,15 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.planId === "basic";
     });
+    // The audit row, then the renewal's receipt, follow the row's update.
+    await eventually(async () => {
+      const receipts = await db
+        .selectFrom("billing_invoice")
+        .select("id")
+        .where("subscriptionId", "=", id)
+        .execute();
+      return (await auditRows(reader.id)).length === 3 && receipts.length === 3;
+    });
     const later = await overview(await signInCookie(server.url, reader.email, reader.password));
     expect(later.currentTier).toBe("basic");
     expect(later.subscription).toMatchObject({
@@ -377,6 +390,7 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.status === "expired";
     });
+    await eventually(async () => (await auditRows(reader.id)).length === 2);
     const audit = (await auditRows(reader.id)).map((a) => JSON.parse(String(a.details)));
     expect(audit.at(-1)).toMatchObject({ fromTier: "pro", toTier: "free", reason: "grace_ended" });
   });
@@ -474,6 +488,69 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     expect((await req(location, undefined, { cookie: other.cookie })).status).toBe(404);
   });
 
+  it("an organisation admin adds seats now (prorated) and removes seats at the period end; a member only reads", async () => {
+    const admin = await signInCookie(server.url, "business@demo.local", DEMO_PASSWORD);
+    const before = await overview(admin);
+    expect(before.subscription).toMatchObject({
+      scope: "organization",
+      canManage: true,
+      seats: { total: 10, used: 1 },
+    });
+    const more = await json<Overview>(
+      await req(
+        "/api/billing/seats",
+        { seats: 15, version: before.subscription!.version },
+        { cookie: admin },
+      ),
+    );
+    expect(more.subscription!.seats!.total).toBe(15);
+    expect(more.invoices[0]!.description).toContain("15 seats");
+    expect(
+      (
+        await server.runtime.services.organizations.mine(
+          await server.runtime.identity.resolveSessionActor(
+            new Headers({ cookie: admin, "user-agent": "node", "accept-language": "*" }),
+          ),
+        )
+      )?.seats.total,
+    ).toBe(15);
+    const fewer = await json<Overview>(
+      await req("/api/billing/seats", { seats: 12, version: more.subscription!.version }, { cookie: admin }),
+    );
+    expect(fewer.subscription!.seats!.total).toBe(15);
+    expect(fewer.subscription!.pendingChange).toMatchObject({ seats: 12 });
+    const tooFew = await req(
+      "/api/billing/seats",
+      { seats: 2, version: fewer.subscription!.version },
+      { cookie: admin },
+    );
+    expect(tooFew.status).toBe(400);
+    expect((await tooFew.json()).error.field).toHaveProperty("seats");
+
+    // A member of the organisation reads the plan but does not manage it.
+    const member = await newReader("member");
+    await server.runtime.database.db
+      .insertInto("user_group")
+      .values({ userId: member.id, groupName: "org-acme", createdAt: new Date(clock.t).toISOString() })
+      .execute();
+    const seen = await overview(member.cookie);
+    expect(seen.currentTier).toBe("enterprise");
+    expect(seen.subscription).toMatchObject({ scope: "organization", canManage: false });
+    expect(seen.invoices).toEqual([]);
+    const refused = await req(
+      "/api/billing/seats",
+      { seats: 20, version: seen.subscription!.version },
+      { cookie: member.cookie },
+    );
+    expect(refused.status).toBe(403);
+    const cancel = await req(
+      "/api/billing/cancel",
+      { version: seen.subscription!.version },
+      { cookie: member.cookie },
+    );
+    expect(cancel.status).toBe(403);
+  });
+
   describe("unauthorized access", () => {
     const ID = "0190f0f0-0000-7000-8000-000000000000";
     const routes: Array<[string, string, unknown?]> = [
@@ -555,7 +632,7 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
       // business@demo.local's organisation: an admin reads and manages it; the seat editor needs the admin.
       const business = await signInCookie(server.url, "business@demo.local", DEMO_PASSWORD);
       const orgView = await overview(business);
-      expect(orgView.subscription).toMatchObject({ scope: "organization", seats: { total: 10 } });
+      expect(orgView.subscription).toMatchObject({ scope: "organization", canManage: true });
     });
   });
 });
