@@ -24,6 +24,10 @@ const DAY = 86_400_000;
 /** The provider's side: subscriptions as Stripe would answer them, and how often it was asked. */
 function fakeProvider() {
   const subscriptions = new Map<string, ProviderSubscriptionState>();
+  const sessions = new Map<
+    string,
+    { status: "open" | "complete" | "expired"; providerSubscriptionId: string | null }
+  >();
   let failNextFetch = false;
   let fetches = 0;
   const provider: BillingProvider = {
@@ -34,7 +38,8 @@ function fakeProvider() {
       providerSessionId: `cs_${input.checkoutId}`,
       url: `https://checkout.stripe.test/${input.checkoutId}`,
     }),
-    readCheckout: async () => ({ status: "open", providerSubscriptionId: null }),
+    readCheckout: async (sessionId) =>
+      sessions.get(sessionId) ?? { status: "open", providerSubscriptionId: null },
     fetchSubscription: async (id) => {
       fetches++;
       if (failNextFetch) {
@@ -63,6 +68,7 @@ function fakeProvider() {
   return {
     provider,
     subscriptions,
+    sessions,
     failNext: () => {
       failNextFetch = true;
     },
@@ -278,6 +284,34 @@ describe.each(DIALECTS)("billing webhooks (%s)", (dialect) => {
       .execute();
     expect(rows).toHaveLength(1);
     expect(await audits(r.id)).toHaveLength(1);
+  });
+
+  it("back from the provider before its webhook: the checkout completes from the provider's state, once", async () => {
+    const r = await reader("return");
+    const cookie = await signInCookie(server.url, r.email, r.password);
+    const actor: Actor = await server.runtime.identity.resolveSessionActor(
+      new Headers({ cookie, "user-agent": "node", "accept-language": "*" }),
+    );
+    const checkout = await billing.startCheckout(actor, { planId: "basic", interval: "month" });
+    expect((await billing.getCheckout(actor, checkout.id)).status).toBe("open");
+    fake.subscriptions.set("sub_5", state("sub_5", r.id, { planId: "basic", checkoutId: checkout.id }));
+    fake.sessions.set(`cs_${checkout.id}`, { status: "complete", providerSubscriptionId: "sub_5" });
+    const [a, b] = await Promise.all([
+      billing.getCheckout(actor, checkout.id),
+      billing.getCheckout(actor, checkout.id),
+    ]);
+    expect([a.status, b.status]).toEqual(["completed", "completed"]);
+    // The webhook arriving afterwards changes nothing.
+    await send({
+      id: "evt_5",
+      type: "checkout.session.completed",
+      kind: "checkout.completed",
+      providerSessionId: `cs_${checkout.id}`,
+      checkoutId: checkout.id,
+      providerSubscriptionId: "sub_5",
+    });
+    expect(await audits(r.id)).toHaveLength(1);
+    expect(await rowOf("sub_5")).toMatchObject({ tier: "basic", status: "active" });
   });
 
   it("a failed payment keeps the plan through the grace period; the payment that settles it ends the grace", async () => {

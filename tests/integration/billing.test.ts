@@ -342,6 +342,29 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     ]);
   });
 
+  it("a reader who already pays for Basic upgrades through the paywall's checkout: the same subscription, prorated", async () => {
+    const cookie = await signInCookie(server.url, "basic@demo.local", DEMO_PASSWORD);
+    const before = await overview(cookie);
+    expect(before.subscription).toMatchObject({ plan: { id: "basic" } });
+    const started = await checkout(cookie, {
+      planId: "pro",
+      interval: "month",
+      returnTo: `/content/${PRO_ITEM.slug}`,
+    });
+    expect(started.amountCents).toBeGreaterThan(0);
+    expect(started.amountCents).toBeLessThanOrEqual(1000);
+    expect((await json<{ status: string }>(await confirm(cookie, started.id))).status).toBe("completed");
+    const after = await overview(cookie);
+    expect(after.currentTier).toBe("pro");
+    expect(after.subscription).toMatchObject({ id: before.subscription!.id, plan: { id: "pro" } });
+    expect(after.invoices[0]!.amountCents).toBe(started.amountCents);
+    const userId = await userIdOf(server.runtime.database.db, "basic@demo.local");
+    const audit = (await auditRows(userId)).map((a) => JSON.parse(String(a.details)));
+    expect(audit).toEqual([
+      expect.objectContaining({ fromTier: "basic", toTier: "pro", reason: "checkout" }),
+    ]);
+  });
+
   it("two confirmations at once grant once", async () => {
     const reader = await newReader("twice");
     const started = await checkout(reader.cookie, { planId: "pro", interval: "year" });
