@@ -314,6 +314,37 @@ describe.each(DIALECTS)("billing webhooks (%s)", (dialect) => {
     expect(await rowOf("sub_5")).toMatchObject({ tier: "basic", status: "active" });
   });
 
+  it("a Stripe subscription cancelled at its period end is ended by the billing job once the end has passed", async () => {
+    const r = await reader("stripeend");
+    const end = new Date(clock.t + 5 * DAY).toISOString();
+    fake.subscriptions.set("sub_6", state("sub_6", r.id, { cancelAtPeriodEnd: true, periodEnd: end }));
+    await send({
+      id: "evt_6",
+      type: "customer.subscription.updated",
+      kind: "subscription.changed",
+      providerSubscriptionId: "sub_6",
+    });
+    expect(await rowOf("sub_6")).toMatchObject({ status: "active", canceledAt: end });
+    const saved = clock.t;
+    clock.t = Date.parse(end) + 1000;
+    try {
+      await billing.runDue();
+      expect(await rowOf("sub_6")).toMatchObject({ status: "canceled" });
+      // The server's own billing job runs on the same clock: whichever moved the row writes the audit row.
+      for (let i = 0; i < 25 && (await audits(r.id)).length < 2; i++)
+        await new Promise((ok) => setTimeout(ok, 100));
+      const audit = (await audits(r.id)).map((a) => JSON.parse(String(a.details)));
+      expect(audit.at(-1)).toMatchObject({
+        fromTier: "pro",
+        toTier: "free",
+        reason: "canceled_at_period_end",
+        provider: "stripe",
+      });
+    } finally {
+      clock.t = saved;
+    }
+  });
+
   it("a failed payment keeps the plan through the grace period; the payment that settles it ends the grace", async () => {
     const r = await reader("grace");
     fake.subscriptions.set("sub_4", state("sub_4", r.id));
