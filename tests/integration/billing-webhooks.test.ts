@@ -6,7 +6,7 @@
  * payment's grace period then the payment that settles it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadSignatureError } from "../../server/errors.ts";
+import { BadSignatureError, ProviderUnavailableError } from "../../server/errors.ts";
 import type { Actor } from "../../server/modules/actor.ts";
 import { type BillingService, createBillingService } from "../../server/modules/billing/billing.service.ts";
 import type {
@@ -29,15 +29,19 @@ function fakeProvider() {
     { status: "open" | "complete" | "expired"; providerSubscriptionId: string | null }
   >();
   let failNextFetch = false;
+  let down = false;
   let fetches = 0;
   const provider: BillingProvider = {
     kind: "stripe",
     takesPayments: true,
     ensureCustomer: async (_owner, existing) => existing ?? "cus_test",
-    startCheckout: async (input) => ({
-      providerSessionId: `cs_${input.checkoutId}`,
-      url: `https://checkout.stripe.test/${input.checkoutId}`,
-    }),
+    startCheckout: async (input) => {
+      if (down) throw new ProviderUnavailableError();
+      return {
+        providerSessionId: `cs_${input.checkoutId}`,
+        url: `https://checkout.stripe.test/${input.checkoutId}`,
+      };
+    },
     readCheckout: async (sessionId) =>
       sessions.get(sessionId) ?? { status: "open", providerSubscriptionId: null },
     fetchSubscription: async (id) => {
@@ -69,6 +73,9 @@ function fakeProvider() {
     provider,
     subscriptions,
     sessions,
+    setDown: (value: boolean) => {
+      down = value;
+    },
     failNext: () => {
       failNextFetch = true;
     },
@@ -343,6 +350,31 @@ describe.each(DIALECTS)("billing webhooks (%s)", (dialect) => {
     } finally {
       clock.t = saved;
     }
+  });
+
+  it("the provider down: a clear 503, nothing bought, and the next attempt starts cleanly", async () => {
+    const r = await reader("down");
+    const cookie = await signInCookie(server.url, r.email, r.password);
+    const actor: Actor = await server.runtime.identity.resolveSessionActor(
+      new Headers({ cookie, "user-agent": "node", "accept-language": "*" }),
+    );
+    fake.setDown(true);
+    try {
+      await expect(billing.startCheckout(actor, { planId: "pro", interval: "month" })).rejects.toMatchObject({
+        code: "PROVIDER_UNAVAILABLE",
+        status: 503,
+        message: expect.stringContaining("nothing was charged"),
+      });
+    } finally {
+      fake.setDown(false);
+    }
+    const checkouts = await server.runtime.database.db
+      .selectFrom("billing_checkout")
+      .select("status")
+      .where("userId", "=", r.id)
+      .execute();
+    expect(checkouts.map((c) => c.status)).toEqual(["canceled"]);
+    expect((await billing.startCheckout(actor, { planId: "pro", interval: "month" })).status).toBe("open");
   });
 
   it("a failed payment keeps the plan through the grace period; the payment that settles it ends the grace", async () => {
