@@ -365,9 +365,15 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     ]);
   });
 
-  it("two confirmations at once grant once", async () => {
+  it("two tabs start one checkout, and two confirmations at once grant once", async () => {
     const reader = await newReader("twice");
-    const started = await checkout(reader.cookie, { planId: "pro", interval: "year" });
+    // Two tabs start the same checkout at once: one checkout.
+    const [one, two] = await Promise.all([
+      checkout(reader.cookie, { planId: "pro", interval: "year" }),
+      checkout(reader.cookie, { planId: "pro", interval: "year" }),
+    ]);
+    expect(one.id).toBe(two.id);
+    const started = one;
     const answers = await Promise.all([
       confirm(reader.cookie, started.id),
       confirm(reader.cookie, started.id),

@@ -752,6 +752,18 @@ export function createBillingService(deps: BillingServiceDeps) {
         createdAt: at,
         expiresAt: new Date(deps.now() + CHECKOUT_TTL_MS).toISOString(),
       });
+      // Two tabs at once: both may have inserted; the older checkout wins, this one closes.
+      const first = await repo.openCheckoutFor(scope, at, "oldest");
+      if (
+        first &&
+        first.id !== row.id &&
+        first.planId === row.planId &&
+        first.billingInterval === row.billingInterval &&
+        first.seats === row.seats
+      ) {
+        await repo.transitionCheckout(row.id, ["open"], "canceled");
+        return viewOfCheckout(first);
+      }
       if (upgrades) return viewOfCheckout(row);
       try {
         const owner = await ownerOf(standing, tenant);
