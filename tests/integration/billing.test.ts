@@ -700,8 +700,15 @@ describe.each(DIALECTS)("billing, manual provider without self-serve (%s)", (dia
       await call(server.url, "/api/admin/billing/checkouts?status=awaiting_approval", undefined, {
         cookie: admin,
       })
-    ).json()) as { checkouts: Array<{ id: string }> };
+    ).json()) as { checkouts: Array<{ id: string; customer: { email: string } }> };
     expect(list.checkouts.map((c) => c.id)).toContain(id);
+    expect(list.checkouts.find((c) => c.id === id)).toMatchObject({ customer: { email: account.email } });
+    // The admin screen lists it with an Approve button.
+    const screen = await (
+      await call(server.url, "/admin/subscriptions", undefined, { cookie: admin })
+    ).text();
+    expect(screen).toContain(account.email);
+    expect(screen).toContain("Approve");
     const approved = await call(
       server.url,
       `/api/admin/billing/checkouts/${id}/approve`,

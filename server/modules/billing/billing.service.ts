@@ -131,6 +131,9 @@ interface Standing {
 
 const LIVE_STATUSES = ["active", "trialing", "past_due"];
 
+/** A checkout as platform admins list it: with the reader who started it. */
+export type AdminCheckoutView = CheckoutView & { customer: { name: string; email: string } };
+
 /** One option of the change-plan list (`changeQuotes`). */
 export interface ChangeQuote {
   plan: PlanView;
@@ -855,7 +858,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return viewOfCheckout(await completeCheckout(current, { actorId: adminId, reason: "approved" }));
     },
 
-    async listCheckouts(actor: Actor, status: string | null): Promise<CheckoutView[]> {
+    async listCheckouts(actor: Actor, status: string | null): Promise<AdminCheckoutView[]> {
       requirePlatformAdmin(actor);
       const parsed = z
         .enum(["open", "awaiting_approval", "completed", "expired", "canceled"])
@@ -870,7 +873,18 @@ export function createBillingService(deps: BillingServiceDeps) {
         );
       }
       const rows = await repo.listCheckouts(parsed.data);
-      return Promise.all(rows.map(viewOfCheckout));
+      const ids = [...new Set(rows.map((r) => r.userId))];
+      const users = ids.length
+        ? await db.selectFrom("user").select(["id", "name", "email"]).where("id", "in", ids).execute()
+        : [];
+      const byId = new Map(users.map((u) => [u.id, u]));
+      return Promise.all(
+        rows.map(async (row) => ({
+          ...(await viewOfCheckout(row)),
+          // Who asked: the administrator matches it with the payment received outside.
+          customer: { name: byId.get(row.userId)?.name ?? "", email: byId.get(row.userId)?.email ?? "" },
+        })),
+      );
     },
 
     async change(actor: Actor, input: unknown): Promise<SubscriptionOverview> {
