@@ -272,6 +272,18 @@ describe.each(DIALECTS)("billing with Stripe (%s)", (dialect) => {
       expect(pending.subscription?.pendingChange).toMatchObject({ plan: { id: "basic" }, interval: "month" });
       expect(fake.subscriptions.get(subId)!.schedule).not.toBeNull();
 
+      // "Keep Enterprise" drops the pending downgrade at Stripe too (the schedule is released).
+      const kept = (await post("/api/billing/change", {
+        planId: "enterprise",
+        interval: "month",
+        version: await version(),
+      })) as SubscriptionOverview;
+      expect(kept.subscription?.pendingChange).toBeNull();
+      expect(fake.subscriptions.get(subId)!.schedule).toBeNull();
+      // …and the reader downgrades again.
+      await post("/api/billing/change", { planId: "basic", interval: "month", version: await version() });
+      expect(fake.subscriptions.get(subId)!.schedule).not.toBeNull();
+
       const periodEnd = fake.subscriptions.get(subId)!.items.data[0]!.current_period_end;
       clock.t = periodEnd * 1000 + 1000;
       // A month later the session has expired: the reader signs in again.

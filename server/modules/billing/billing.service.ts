@@ -785,7 +785,31 @@ export function createBillingService(deps: BillingServiceDeps) {
         if (row.pendingPlanId === null && row.pendingInterval === null && row.pendingSeats === null) {
           throw new ConflictError("You are already on this plan.");
         }
-        // "Keep Pro": the pending downgrade is dropped.
+        // "Keep Pro": the pending downgrade is dropped (at Stripe too: its schedule is released by
+        // asking for the current plan at the period end).
+        const keeping = providerFor(row);
+        if (keeping.kind === "stripe") {
+          const state = await keeping.changeSubscription({
+            providerSubscriptionId: before.providerSubscriptionId,
+            planId: plan.id,
+            providerPriceId: before.interval === "year" ? plan.stripeYearlyPriceId : plan.stripeMonthlyPriceId,
+            interval: before.interval,
+            seats: before.seats,
+            when: "period_end",
+          });
+          await applier
+            .apply(state, {
+              reason: "keep",
+              actorId: standing.userId,
+              provider: "stripe",
+              sourceEventId: null,
+              subscriptionId: row.id,
+              expectedVersion: row.version,
+              patch: { pendingPlanId: null, pendingInterval: null, pendingSeats: null },
+            })
+            .catch(toState(row.version));
+          return overviewFor(standing);
+        }
         await subscriptions
           .update(row.id, { pendingPlanId: null, pendingInterval: null, pendingSeats: null }, row.version)
           .catch(toState(row.version));
