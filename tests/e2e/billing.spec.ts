@@ -59,7 +59,7 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
       page.getByRole("button", { name: "Continue" }).click(),
     ]);
     await expect(page.getByText("This installation takes no payments")).toBeVisible();
-    await expect(page.getByText("$19.00/month")).toBeVisible();
+    await expect(page.getByText("$19/month")).toBeVisible();
     await screenshot(page, "checkout-confirm-1280");
     await expectNoSeriousA11yViolations(page);
     await page.getByRole("button", { name: "Confirm" }).click();

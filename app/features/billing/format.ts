@@ -4,12 +4,8 @@
  */
 import type { BillingInterval, PlanTier } from "../../../server/modules/billing/billing.types.ts";
 
-/** "$19.00" from 1900 and "usd". */
-export function formatMoney(cents: number, currency: string): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-    cents / 100,
-  );
-}
+/** Money: the one formatter of every screen (core/money.ts). */
+export { formatMoney } from "../../../core/money.ts";
 
 const dayFormat = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",

@@ -792,7 +792,8 @@ export function createBillingService(deps: BillingServiceDeps) {
           const state = await keeping.changeSubscription({
             providerSubscriptionId: before.providerSubscriptionId,
             planId: plan.id,
-            providerPriceId: before.interval === "year" ? plan.stripeYearlyPriceId : plan.stripeMonthlyPriceId,
+            providerPriceId:
+              before.interval === "year" ? plan.stripeYearlyPriceId : plan.stripeMonthlyPriceId,
             interval: before.interval,
             seats: before.seats,
             when: "period_end",
