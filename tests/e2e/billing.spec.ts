@@ -5,8 +5,7 @@
  * database) and the billing job ends it with nobody asking: the item is behind the paywall again
  * and /subscription says Free. The demo account is restored at the end.
  *
- * Until the paywall's "Upgrade to Pro" form (plans package) is merged, the path starts from the
- * checkout's review step, which is where that form posts.
+ * Three clicks from the paywall: "Upgrade to Pro", "Confirm", "Continue" back to the item.
  */
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -51,20 +50,21 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await expect(page.getByText("Premium Content")).toBeVisible();
 
     const returnTo = `/content/${proArticle.slug}`;
-    await page.goto(`/checkout?plan=pro&interval=month&returnTo=${encodeURIComponent(returnTo)}`);
-    await expect(page.getByRole("heading", { name: "Review your plan" })).toBeVisible();
-    await screenshot(page, "checkout-review-1280");
+    // Click 1: the paywall's "Upgrade to Pro" opens the checkout for the cheapest plan that opens it.
+    await screenshot(page, "paywall-free-1280");
     await Promise.all([
       page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/),
-      page.getByRole("button", { name: "Continue" }).click(),
+      page.getByRole("button", { name: "Upgrade to Pro" }).click(),
     ]);
     await expect(page.getByText("This installation takes no payments")).toBeVisible();
     await expect(page.getByText("$19/month")).toBeVisible();
     await screenshot(page, "checkout-confirm-1280");
     await expectNoSeriousA11yViolations(page);
+    // Click 2: confirm (the manual provider records the change and a receipt).
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect(page.getByText("You're on Pro")).toBeVisible();
     await screenshot(page, "checkout-done-1280");
+    // Click 3: back to the item, now readable.
     await Promise.all([
       page.waitForURL(`**${returnTo}`),
       page.getByRole("link", { name: "Continue" }).click(),
