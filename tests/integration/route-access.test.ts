@@ -74,6 +74,8 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/dashboard/reports", only("basic", "pro", "enterprise", "business", "manager", "admin", "owner")],
   ["/business/dashboard", only("business")],
   ["/business/profile", only("business")],
+  // Signed-in individuals create an organisation here; a member of one is sent to its dashboard.
+  ["/business/start", { ...only(...SIGNED_IN), business: 302 }],
   ["/content", only(...WRITERS)],
   ["/create", only(...WRITERS)],
   ["/moderate", only(...MANAGERS)],
