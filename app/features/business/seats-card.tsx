@@ -10,6 +10,7 @@ import { cx } from "../../components/ui/cx.ts";
 import { inputClass } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { api, settle } from "../../lib/api.ts";
+import { useAuth } from "../../lib/session/auth-context.tsx";
 import { formatDate, formatMoney, seatsPrice } from "./format.ts";
 import { SeatsMeter } from "./seats-meter.tsx";
 
@@ -36,18 +37,18 @@ type Interval = "month" | "year";
  */
 export function SeatsCard({ org, seatPlans }: { org: OrganizationView; seatPlans: PlanView[] }) {
   const { plan, seats } = org;
+  const { user } = useAuth();
   const canBuy = org.viewer.role === "admin";
+  // An organisation admin whose rights wait for a second factor reads the organisation as a member.
+  const adminPending =
+    !canBuy && (user.mfaPendingRoles ?? []).some((r) => r === "AdminUser" || r === "Admin");
   return (
     <div>
       <KeyValueList
         className="mb-4"
         rows={[
           ["Plan", plan ? (plan.planName ?? TIER_NAMES[plan.tier] ?? plan.tier) : "No plan yet"],
-          ["Status", plan ? (STATUS_NAMES[plan.status] ?? plan.status) : "—"],
-          [
-            plan?.cancelAtPeriodEnd ? "Ends" : "Renews",
-            plan?.periodEnd || plan?.expiresAt ? formatDate(plan.periodEnd ?? plan.expiresAt) : "No end date",
-          ],
+          ...(plan ? planRows(plan, seats.total) : []),
         ]}
       />
       <SeatsMeter used={seats.used} total={seats.total} pending={seats.pending} />
@@ -56,7 +57,12 @@ export function SeatsCard({ org, seatPlans }: { org: OrganizationView; seatPlans
           Goes down to {plan.pendingSeats} seats on {formatDate(plan.periodEnd)}.
         </p>
       ) : null}
-      {!canBuy ? (
+      {adminPending ? (
+        <p className="mt-4 text-sm text-ink-muted">
+          You administer this organisation: set up two-factor authentication to{" "}
+          {plan ? "add or remove seats" : "buy seats for your team"}.
+        </p>
+      ) : !canBuy ? (
         <p className="mt-4 text-sm text-ink-muted">
           {plan
             ? "Your organisation's administrators manage its plan and seats."
@@ -71,11 +77,28 @@ export function SeatsCard({ org, seatPlans }: { org: OrganizationView; seatPlans
   );
 }
 
+/** Status, price and renewal rows of a plan. */
+function planRows(
+  plan: NonNullable<OrganizationView["plan"]>,
+  total: number | null,
+): Array<[string, string]> {
+  const rows: Array<[string, string]> = [["Status", STATUS_NAMES[plan.status] ?? plan.status]];
+  if (plan.seatPriceCents !== null && plan.currency && total !== null) {
+    rows.push([
+      "Price",
+      `${formatMoney(plan.seatPriceCents * total, plan.currency)} per ${plan.interval ?? "month"} (${formatMoney(plan.seatPriceCents, plan.currency)} a seat)`,
+    ]);
+  }
+  const end = plan.periodEnd ?? plan.expiresAt;
+  rows.push([plan.cancelAtPeriodEnd ? "Ends" : "Renews", end ? formatDate(end) : "No end date"]);
+  return rows;
+}
+
 /** No plan yet: choose a seat plan, seats and interval → `/checkout` (the billing screens). */
 function BuySeats({ org, seatPlans }: { org: OrganizationView; seatPlans: PlanView[] }) {
   const needed = org.seats.used + org.seats.pending;
   const [planId, setPlanId] = useState(seatPlans[0]?.id ?? "");
-  const [interval, setInterval] = useState<Interval>("month");
+  const [interval, setBillingInterval] = useState<Interval>("month");
   const plan = seatPlans.find((p) => p.id === planId) ?? null;
   const least = Math.max(plan?.minSeats ?? 1, needed);
   const [seats, setSeats] = useState(Math.max(least, 5));
@@ -141,7 +164,7 @@ function BuySeats({ org, seatPlans }: { org: OrganizationView; seatPlans: PlanVi
         </div>
       </fieldset>
       <div className="flex flex-wrap items-end gap-4">
-        <div>
+        <div className="w-28">
           <label htmlFor={seatsId} className="mb-1.5 block text-sm font-medium text-ink">
             Seats
           </label>
@@ -159,7 +182,7 @@ function BuySeats({ org, seatPlans }: { org: OrganizationView; seatPlans: PlanVi
             }}
             aria-invalid={error ? true : undefined}
             aria-describedby={`${seatsId}-hint`}
-            className={cx(inputClass, "w-28")}
+            className={inputClass}
           />
         </div>
         <fieldset className="flex gap-1 rounded-lg bg-sunken p-1">
@@ -177,7 +200,7 @@ function BuySeats({ org, seatPlans }: { org: OrganizationView; seatPlans: PlanVi
                 name="interval"
                 value={i}
                 checked={interval === i}
-                onChange={() => setInterval(i)}
+                onChange={() => setBillingInterval(i)}
                 className="sr-only"
               />
               {i === "month" ? "Monthly" : "Yearly"}
@@ -268,7 +291,7 @@ function ChangeSeats({ org }: { org: OrganizationView }) {
         <Button type="button" variant="secondary" onClick={() => step(-1)} aria-label="One seat fewer">
           <Minus aria-hidden="true" className="size-4" />
         </Button>
-        <div>
+        <div className="w-24">
           <label htmlFor={seatsId} className="mb-1.5 block text-sm font-medium text-ink">
             New total
           </label>
@@ -284,7 +307,7 @@ function ChangeSeats({ org }: { org: OrganizationView }) {
               setError(null);
             }}
             aria-invalid={error ? true : undefined}
-            className={cx(inputClass, "w-24")}
+            className={inputClass}
             disabled={pending}
           />
         </div>
