@@ -399,6 +399,28 @@ describe.each(DIALECTS)("organisations buying seats (%s)", (dialect) => {
       ).toBe(200);
     });
 
+    it("invitations sent at the same moment never take the same seat", async () => {
+      const owner = await signUp("raceadm");
+      const ownerId = await userIdOf(db(), owner.email);
+      await createOrganization(db(), { slug: "raceco", name: "Race Co", seats: 3, adminId: ownerId });
+      const admin = await adminCookie(owner);
+      // Straight to the service, so that the five checks really overlap.
+      const actor = await server.runtime.identity.resolveSessionActor(
+        new Headers({ cookie: admin, "user-agent": "node", "accept-language": "*" }),
+      );
+      const answers = await Promise.allSettled(
+        [1, 2, 3, 4, 5].map((n) =>
+          server.runtime.services.organizations.invite(actor, "raceco", { email: `race${n}@example.test` }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(2);
+      for (const a of answers) {
+        if (a.status === "rejected") expect((a.reason as { code: string }).code).toBe("NO_SEATS");
+      }
+      const org = await (await req("/api/orgs/raceco", undefined, { cookie: admin })).json();
+      expect(org.organization.seats).toMatchObject({ total: 3, used: 1, pending: 2 });
+    });
+
     it("an organisation whose plan ended invites nobody and accepts nobody", async () => {
       const owner = await signUp("endedadm");
       const ownerId = await userIdOf(db(), owner.email);

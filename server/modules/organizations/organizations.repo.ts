@@ -135,6 +135,19 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /**
+     * Takes the organisation's row lock for the rest of the transaction (a no-op write: a row lock
+     * in PostgreSQL, the write lock in SQLite), so that seat checks of concurrent invitations and
+     * acceptances run one after the other and never hand out the same seat twice.
+     */
+    async lockForSeats(id: string): Promise<void> {
+      await db
+        .updateTable("organization")
+        .set((eb) => ({ slug: eb.ref("slug") }))
+        .where("id", "=", id)
+        .execute();
+    },
+
     /** Name and domain (the domain lives in the metadata document, other keys are kept). */
     async updateDetails(id: string, name: string, domain: string | null): Promise<void> {
       const row = await db

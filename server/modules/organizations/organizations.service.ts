@@ -447,35 +447,41 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         });
       }
       const at = now();
-      const pending = await repo.pendingForOrg(org.id, new Date(at).toISOString());
-      if (pending.some((p) => p.email === email)) {
-        throw new ServiceError("CONFLICT", "An invitation to this address is already pending.", {
-          email: "An invitation to this address is already pending.",
-        });
-      }
-      const sub = await repo.tenantSubscription(org.id, new Date(at));
-      const used = await repo.countMembers(org.slug);
-      if (!sub || sub.seats === null) {
-        throw new ServiceError(
-          "NO_SEATS",
-          "Your organisation has no plan yet: buy seats first (Plan and seats on the Business dashboard), then invite your colleagues.",
-        );
-      }
-      if (used + pending.length >= sub.seats) {
-        throw new ServiceError(
-          "NO_SEATS",
-          `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member or add seats first.`,
-        );
-      }
       const token = randomBytes(32).toString("base64url");
-      const invitation = await repo.createInvitation({
-        organizationId: org.id,
-        email,
-        tokenHash: hashInvitationToken(token),
-        role,
-        invitedBy: userId,
-        createdAt: new Date(at).toISOString(),
-        expiresAt: new Date(at + INVITATION_TTL_MS).toISOString(),
+      // The seat check and the new invitation under the organisation's lock: concurrent
+      // invitations never take the same seat.
+      const invitation = await inTransaction(db, async (trx) => {
+        const r = createOrganizationsRepo(trx);
+        await r.lockForSeats(org.id);
+        const pending = await r.pendingForOrg(org.id, new Date(at).toISOString());
+        if (pending.some((p) => p.email === email)) {
+          throw new ServiceError("CONFLICT", "An invitation to this address is already pending.", {
+            email: "An invitation to this address is already pending.",
+          });
+        }
+        const sub = await r.tenantSubscription(org.id, new Date(at));
+        const used = await r.countMembers(org.slug);
+        if (!sub || sub.seats === null) {
+          throw new ServiceError(
+            "NO_SEATS",
+            "Your organisation has no plan yet: buy seats first (Plan and seats on the Business dashboard), then invite your colleagues.",
+          );
+        }
+        if (used + pending.length >= sub.seats) {
+          throw new ServiceError(
+            "NO_SEATS",
+            `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member or add seats first.`,
+          );
+        }
+        return r.createInvitation({
+          organizationId: org.id,
+          email,
+          tokenHash: hashInvitationToken(token),
+          role,
+          invitedBy: userId,
+          createdAt: new Date(at).toISOString(),
+          expiresAt: new Date(at + INVITATION_TTL_MS).toISOString(),
+        });
       });
       const link = `${deps.baseUrl}/individual/dashboard?invite=${token}`;
       await mailer.send({
@@ -545,6 +551,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         }
         const org = await r.getById(invitation.organizationId);
         if (!org) throw new ServiceError("NOT_FOUND", "This invitation does not exist.");
+        await r.lockForSeats(org.id);
         const current = orgSlugOf(await r.groupsOf(userId));
         if (current && current !== org.slug) {
           throw new ServiceError("CONFLICT", "You already belong to another organisation. Leave it first.");
