@@ -8,7 +8,7 @@
 import path from "node:path";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
 import { latestInviteToken } from "../helpers/orgs.ts";
-import { expect, screenshot, signIn, test } from "./fixtures.ts";
+import { expect, expectNoSeriousA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { latestCodeFor } from "./outbox.ts";
 
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data");
@@ -99,4 +99,38 @@ test("business@ adds five seats and invites a colleague, who signs up, accepts a
   await expect(page.getByRole("heading", { level: 1, name: ENTERPRISE_ITEM.title })).toBeVisible();
   await expect(page.getByText(FINGERPRINT)).toBeVisible();
   await screenshot(page, "business-seats-member-reads-enterprise-1280");
+});
+
+test("a visitor signs up for an organisation: its admin, led to two-factor before buying seats", async ({
+  page,
+}) => {
+  const stamp = Date.now().toString(36);
+  const email = `founder-${stamp}@example.com`;
+  await page.goto("/auth/signup?account=business");
+  await expect(page.getByRole("radio", { name: /For my organisation/ })).toBeChecked();
+  // The organisation's name is asked for, next to its field.
+  await page.getByRole("button", { name: "Create account and organisation" }).click();
+  await expect(page.getByText("Enter your organisation's name.")).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByLabel("Organisation name").fill(`Northwind ${stamp}`);
+  await page.getByLabel("Username").fill(`founder${stamp}`);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Given name").fill("Nora");
+  await page.getByRole("button", { name: "Create account and organisation" }).click();
+  await expect(page).toHaveURL(/\/auth\/confirm\?/);
+  await page.getByLabel(/confirmation code/i).fill(await latestCodeFor(email));
+  await page.getByRole("button", { name: /confirm/i }).click();
+  await expect(page).toHaveURL(/\/auth\/signin\?/);
+  await page.getByLabel("E-mail, username or phone").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  // The organisation's admin rights wait for a second factor (decision 012): enrolment first.
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === "/settings"),
+    page.getByRole("button", { name: /^sign in$/i }).click(),
+  ]);
+  await page.goto("/business/dashboard");
+  await expect(page.getByText(`Northwind ${stamp}`)).toBeVisible();
+  await expect(page.getByText("No plan yet")).toBeVisible();
+  await expect(page.getByText(/set up two-factor authentication to buy seats/)).toBeVisible();
 });
