@@ -30,6 +30,8 @@ const MODULES: Record<string, ModuleRef> = {
   "/admin-debug": "routes/admin-debug.tsx",
   "/health-check": "routes/health-check.tsx",
   "/subscription": "routes/account/subscription.tsx",
+  "/checkout": "routes/account/checkout.tsx",
+  "/checkout/:id": "routes/account/checkout-status.tsx",
   "/dashboard": "routes/account/dashboard.tsx",
   "/dashboard/reports": "routes/account/reports.tsx",
   "/profile": "routes/account/profile.tsx",

@@ -49,6 +49,8 @@ const EXPECTED: Record<string, string> = {
   "/admin-debug": "A A A A A A A A A A",
   "/health-check": "A A A A A A A A A A",
   "/subscription": "S A A A A A A A A A",
+  "/checkout": "S A A A A A A A A A",
+  "/checkout/:id": "S A A A A A A A A A",
   "/dashboard": "S A A A A A A A A A",
   "/dashboard/reports": "S T A A A A T T T T",
   "/profile": "S A A A A A A A A A",

@@ -66,6 +66,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:read",
     label: "see installation-wide figures and diagnostics",
   },
+  "plans.manage": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "manage the plans and their prices",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

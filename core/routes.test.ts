@@ -32,6 +32,9 @@ const SPEC_PATHS = [
   "/admin-debug",
   "/health-check",
   "/subscription",
+  // Billing (issue 13): the plan review and one checkout's confirmation.
+  "/checkout",
+  "/checkout/:id",
   "/dashboard",
   "/dashboard/reports",
   "/profile",
@@ -110,6 +113,7 @@ describe("the registry", () => {
       "/content/*": ["*"],
       "/section/*": ["*"],
       "/category/*": ["*"],
+      "/checkout/:id": ["id"],
     });
     // Every pattern with a ":" or "*" is marked dynamic, and its paramNames match the pattern.
     for (const r of all) {
@@ -166,6 +170,8 @@ describe("the registry", () => {
       "/admin-debug": open,
       "/health-check": open,
       "/subscription": signedIn,
+      "/checkout": signedIn,
+      "/checkout/:id": signedIn,
       "/dashboard": signedIn,
       "/dashboard/reports": "auth Basic - -",
       "/profile": signedIn,
@@ -284,6 +290,12 @@ describe("matchRoute", () => {
     ["/admin-debug", "/admin-debug", {}],
     ["/health-check", "/health-check", {}],
     ["/subscription", "/subscription", {}],
+    ["/checkout", "/checkout", {}],
+    [
+      "/checkout/0190f0f0-0000-7000-8000-000000000000",
+      "/checkout/:id",
+      { id: "0190f0f0-0000-7000-8000-000000000000" },
+    ],
     ["/dashboard", "/dashboard", {}],
     ["/dashboard/reports", "/dashboard/reports", {}],
     ["/profile", "/profile", {}],

@@ -17,6 +17,10 @@ import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
+import { createBillingService } from "./modules/billing/billing.service.ts";
+import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
+import { createPlansService } from "./modules/billing/plans.service.ts";
+import { createBillingProvider, manualSelfServe } from "./modules/billing/providers.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentModelServices } from "./modules/content/content-models.ts";
@@ -255,9 +259,20 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         sync: repositorySync,
         now: authSecurity.now,
       }),
+      plans: createPlansService({ db: database.db, now: authSecurity.now }),
       search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
       contentModels,
       studioList: createContentStudioList({ db: database.db }),
+      billing: createBillingService({
+        db: database.db,
+        mailer,
+        provider: createBillingProvider(env, { db: database.db, now: authSecurity.now }),
+        now: authSecurity.now,
+        baseUrl: baseURL,
+        graceDays: env.BILLING_GRACE_DAYS,
+        selfServe: manualSelfServe(env),
+        logger,
+      }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
@@ -309,6 +324,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       intervalMs: 1000,
     });
 
+    // Renewals, period ends and grace ends take effect with nobody visiting (unref'd timer).
+    const billingScheduler = startBillingScheduler({ billing: services.billing, logger, intervalMs: 1000 });
+
     return {
       env,
       logger,
@@ -337,6 +355,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       close: async () => {
         revisionWatcher.stop();
         await contentScheduler.stop();
+        await billingScheduler.stop();
         await rateLimits.close();
         await repositoryRefresh.stop();
         indexing.abort();

@@ -6,6 +6,8 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { BillingService } from "./modules/billing/billing.service.ts";
+import type { PlansService } from "./modules/billing/plans.service.ts";
 import type { CommentsService } from "./modules/comments/comments.service.ts";
 import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
@@ -53,6 +55,8 @@ export interface AppServices {
   profile: ProfileService;
   /** Full-text search over published content (locked items match on metadata only). */
   search: SearchService;
+  /** Plans as data: offered plans, what each unlocks, platform admins' edits (decision 019). */
+  plans: PlansService;
   /** Views, likes, shares and course progress (access checked in the service). */
   engagement: EngagementService;
   /** Data API (docs/decisions/007-data-rules.md): UserSubscription, access checked per operation. */
@@ -67,4 +71,6 @@ export interface AppServices {
   contentModels: ContentModelServices;
   /** The content studio's management table: every item in every workflow state, writers only. */
   studioList: StudioListService;
+  /** Subscriptions and billing (decision 019): checkout, plan changes, seats, invoices, webhooks. */
+  billing: BillingService;
 }

@@ -10,6 +10,7 @@ import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
+import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerContentWriteApi } from "./content-write-api.ts";
@@ -20,6 +21,7 @@ import { registerObjectsApi } from "./objects-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
+import { registerPlansApi } from "./plans-api.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
@@ -246,7 +248,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   registerAccountApi(app, runtime);
   registerOrgApi(app, runtime);
+  registerBillingApi(app, runtime); // /api/billing/*, /api/admin/billing/*, the Stripe webhook
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
+  registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
   registerContentWriteApi(app, runtime); // POST/PATCH/DELETE /api/content, workflow, versions

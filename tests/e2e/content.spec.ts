@@ -3,7 +3,7 @@ import { expect, screenshot, signIn, test } from "./fixtures.ts";
 
 const proArticle = DEMO_CONTENT.find((c) => c.tier === "Pro" && c.type === "article" && !c.rolesRequired)!;
 
-test("a Free reader meets the paywall on a Pro item with 'Upgrade to Pro', which leads to pricing", async ({
+test("a Free reader meets the paywall on a Pro item with 'Upgrade to Pro' (a checkout form) and the plans", async ({
   page,
 }) => {
   await signIn(page, "free@demo.local", `/content/${proArticle.slug}`);
@@ -13,10 +13,15 @@ test("a Free reader meets the paywall on a Pro item with 'Upgrade to Pro', which
   await expect(page.locator(".prose-content")).toHaveCount(0);
   // A reader who may not read the item is not offered a like (the server would refuse it).
   await expect(page.getByRole("button", { name: /^Like/ })).toHaveCount(0);
-  const upgrade = page.getByRole("link", { name: "Upgrade to Pro" });
+  // One click to upgrade: a POST form to the checkout with the cheapest plan and the way back.
+  const upgrade = page.getByRole("button", { name: "Upgrade to Pro" });
   await expect(upgrade).toBeVisible();
+  const form = page.locator('form[action="/checkout"]');
+  await expect(form.locator('input[name="planId"]')).toHaveValue("pro");
+  await expect(form.locator('input[name="returnTo"]')).toHaveValue(`/content/${proArticle.slug}`);
+  await expect(page.getByText(/^Pro — \$\d+\/month$/)).toBeVisible();
   await screenshot(page, "paywall-free-on-pro-1280");
-  await upgrade.click();
+  await page.getByRole("link", { name: "Compare plans" }).click();
   await expect(page).toHaveURL(/\/pricing/);
 });
 

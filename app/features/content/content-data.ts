@@ -1,5 +1,6 @@
 /** Shapes of the content loaders' data, shared by server loaders and components. */
 import type { Tier } from "../../../core/index.ts";
+import type { PlanView } from "../../../server/modules/billing/billing.types.ts";
 import type { PageEngagement } from "../../../server/modules/engagement/engagement.schemas.ts";
 import type {
   CategoryInfo,
@@ -38,6 +39,17 @@ export interface ContentPageData {
   engagement?: PageEngagement | null;
   /** A writer's "preview as" (`?previewAs=`): the page is what that reader sees. */
   preview?: PagePreview | null;
+  /** A tier-locked item: the cheapest plan that opens it and what else it opens (the paywall sells). */
+  offer?: PaywallOffer | null;
+}
+
+/** The paywall's offer: "Pro — $19/month", "and 13 more Pro items, including …". */
+export interface PaywallOffer {
+  plan: PlanView;
+  /** Items of the plan's own tier besides this one. */
+  moreItems: number;
+  /** A few of them (this item left out). */
+  highlights: Array<{ title: string; slug: string; type: string }>;
 }
 
 export interface PagePreview {

@@ -14,7 +14,7 @@ import { ContentGrid } from "./content-card.tsx";
 import type { ContentPageData } from "./content-data.ts";
 import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
 import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
-import { PaywallPanel } from "./paywall-panel.tsx";
+import { PaywallPanel, PublicPreview } from "./paywall-panel.tsx";
 import { PreviewBanner } from "./preview-banner.tsx";
 
 function Breadcrumbs({ item }: { item: ContentSummary }) {
@@ -382,6 +382,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
   if (page.access.kind !== "granted") {
     main = (
       <>
+        <PublicPreview html={page.previewHtml} />
         {/* The stand-in for the paywalled body, named by the page's JSON-LD (hasPart cssSelector). */}
         <div className={PAYWALL_CSS_CLASS}>
           <PaywallPanel
@@ -389,6 +390,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
             signedIn={isAuthenticated}
             currentPath={location.pathname}
             rolesRequired={page.item.rolesRequired}
+            offer={data.offer}
           />
         </div>
         {page.template === "course" && page.children.length > 0 ? (

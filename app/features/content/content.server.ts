@@ -8,7 +8,7 @@ import { PREVIEW_AS_PARAM, previewAudienceValue } from "../../../core/preview-as
 import { contentCanonicalUrl } from "../../../core/seo/index.ts";
 import { visitorActor } from "../../../server/modules/actor.ts";
 import { previewReaderFor } from "../../../server/modules/content/preview-as.ts";
-import type { ContentType } from "../../../server/services.ts";
+import type { AppServices, ContentPage, ContentType } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
 import type {
   ContentMissingData,
@@ -16,6 +16,7 @@ import type {
   HomeData,
   ListingData,
   ListingFilters,
+  PaywallOffer,
 } from "./content-data.ts";
 
 export const PAGE_SIZE = 12;
@@ -146,6 +147,7 @@ export async function loadContentPage(
         canonicalUrl,
         origin,
         engagement,
+        offer: await paywallOffer(services, page),
         preview: preview
           ? {
               value: previewAudienceValue(preview.audience),
@@ -169,6 +171,25 @@ export async function loadContentPage(
     error: shown ? `no published content has the address "${shown}"` : "no content address was given",
   };
   return data<ContentPageData | ContentMissingData>(missing, { status: 404 });
+}
+
+/**
+ * The cheapest plan that opens a tier-locked item, with what else it opens (this item left out);
+ * null when the item is readable, gated by a role or needs no plan, or no plan is offered.
+ */
+async function paywallOffer(services: AppServices, page: ContentPage): Promise<PaywallOffer | null> {
+  const access = page.access;
+  if (access.kind !== "tier" && access.kind !== "signin") return null;
+  if (access.requiredTier === "Free" || page.item.rolesRequired.length > 0) return null;
+  const cheapest = await services.plans.cheapestFor(access.requiredTier);
+  if (!cheapest) return null;
+  const { plan, unlocks } = cheapest;
+  const counted = parseTier(plan.tier) === page.item.tier;
+  return {
+    plan,
+    moreItems: Math.max(0, unlocks.newItems - (counted ? 1 : 0)),
+    highlights: unlocks.highlights.filter((h) => h.slug !== page.item.slug),
+  };
 }
 
 /** Candidate slugs for a catch-all path: the whole rest ("a/b"), then its last segment ("b"). */
@@ -196,53 +217,35 @@ export async function loadHome({ context, url }: LoaderBase): Promise<HomeData> 
 
 export interface TierInventory {
   tier: Tier;
-  /** Published items whose own tier is exactly this plan. */
+  /** Published items whose own tier is exactly this plan (role-gated items excluded). */
   items: number;
-  /** True when counting stopped at the page cap (the real number is higher). */
-  more: boolean;
   byType: Partial<Record<ContentType, number>>;
+  /** A few of them to name: featured first, then courses, then newest. */
+  highlights: Array<{ title: string; slug: string; type: ContentType }>;
   /** Categories whose default tier is this plan. */
   categories: Array<{ slug: string; label: string; itemCount: number }>;
 }
 
-const COUNT_PAGE = 100;
-const COUNT_MAX_PAGES = 20;
-
-/** Real counts per plan for the pricing page, from the content service (metadata only). */
+/**
+ * Real counts per plan for the pricing page, from the content service (metadata only): the same
+ * numbers as the plans' unlocks (`server/modules/content/tier-inventory.ts`).
+ */
 export async function loadTierInventory({ context }: Pick<LoaderBase, "context">): Promise<TierInventory[]> {
   const services = context.get(servicesContext);
-  const actor = context.get(actorContext);
-  const categories = await services.content.categories();
-  return Promise.all(
-    TIERS.map(async (tier) => {
-      let cursor: string | null = null;
-      let items = 0;
-      let pages = 0;
-      const byType: Partial<Record<ContentType, number>> = {};
-      do {
-        const page = await services.content.list(actor, {
-          tier,
-          limit: COUNT_PAGE,
-          cursor,
-          publishedOnly: true,
-        });
-        for (const item of page.items) {
-          if (item.tier !== tier) continue;
-          items += 1;
-          byType[item.type] = (byType[item.type] ?? 0) + 1;
-        }
-        cursor = page.nextCursor;
-        pages += 1;
-      } while (cursor && pages < COUNT_MAX_PAGES);
-      return {
-        tier,
-        items,
-        more: Boolean(cursor),
-        byType,
-        categories: categories
-          .filter((c) => c.defaultTier === tier)
-          .map((c) => ({ slug: c.slug, label: c.label, itemCount: c.itemCount })),
-      };
-    }),
-  );
+  const [inventory, categories] = await Promise.all([
+    services.content.tierInventory(),
+    services.content.categories(),
+  ]);
+  return TIERS.map((tier) => {
+    const entry = inventory.find((e) => e.tier === tier);
+    return {
+      tier,
+      items: entry?.items ?? 0,
+      byType: entry?.byType ?? {},
+      highlights: entry?.highlights ?? [],
+      categories: categories
+        .filter((c) => c.defaultTier === tier)
+        .map((c) => ({ slug: c.slug, label: c.label, itemCount: c.itemCount })),
+    };
+  });
 }

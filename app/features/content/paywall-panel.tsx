@@ -1,8 +1,18 @@
 import { Lock, LogIn, Sparkles, UserPlus, UserRoundX } from "lucide-react";
 import { Link } from "react-router";
-import { isFreeTier, paywallCopy, signInUrl, type Tier } from "../../../core/index.ts";
+import {
+  formatPrice,
+  includingPhrase,
+  isFreeTier,
+  parseTier,
+  paywallCopy,
+  plural,
+  signInUrl,
+  type Tier,
+} from "../../../core/index.ts";
 import type { ContentAccess } from "../../../server/services.ts";
 import { buttonClass } from "../../components/ui/button.tsx";
+import type { PaywallOffer } from "./content-data.ts";
 
 export type GatedAccess = Exclude<ContentAccess, { kind: "granted" }>;
 
@@ -14,6 +24,114 @@ export interface PaywallPanelProps {
   currentPath: string;
   /** The item's required roles, to explain a sign-in gate that is really a role gate. */
   rolesRequired?: string[];
+  /** The cheapest plan that opens the item and what else it opens (tier gates). */
+  offer?: PaywallOffer | null;
+}
+
+/** Where a visitor's "Upgrade" goes: sign in, then the checkout's review of the plan, then back here. */
+export function visitorUpgradeUrl(planId: string, currentPath: string): string {
+  return signInUrl(
+    `/checkout?plan=${encodeURIComponent(planId)}&interval=month&returnTo=${encodeURIComponent(currentPath)}`,
+  );
+}
+
+/**
+ * The author-marked public preview of a locked item (the body before `<!-- more -->`, sanitized on
+ * the server), fading out above the paywall. Nothing when there is none.
+ */
+export function PublicPreview({ html }: { html: string | null | undefined }) {
+  if (!html) return null;
+  return (
+    <section aria-label="Preview" className="relative mb-6">
+      <div className="prose-content max-h-[36rem] overflow-hidden" data-public-preview="">
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the markdown pipeline sanitizes the preview on the server */}
+        <div dangerouslySetInnerHTML={{ __html: html }} />
+      </div>
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-x-0 bottom-0 h-24 bg-gradient-to-b from-transparent to-surface"
+      />
+    </section>
+  );
+}
+
+/** "Pro — $19/month" and "and 13 more Pro items, including the … course". */
+function OfferLines({ offer }: { offer: PaywallOffer }) {
+  const { plan } = offer;
+  const tier = parseTier(plan.tier) ?? "Enterprise";
+  return (
+    <div className="mx-auto mt-4 max-w-md text-sm">
+      <p className="font-semibold text-ink">
+        {`${plan.name} — ${formatPrice(plan.monthlyPriceCents, plan.currency, "month")}`}
+      </p>
+      {offer.moreItems > 0 ? (
+        <p className="mt-1 text-ink-muted">
+          {`and ${plural(offer.moreItems, `more ${tier} item`, `more ${tier} items`)}${includingPhrase(offer.highlights)}`}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The upgrade: a signed-in reader's one click (POST /checkout); a visitor signs in first. */
+function UpgradeActions({
+  offer,
+  label,
+  signedIn,
+  currentPath,
+}: {
+  offer: PaywallOffer | null | undefined;
+  label: string;
+  signedIn: boolean;
+  currentPath: string;
+}) {
+  if (!offer) {
+    return (
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <Link to="/pricing" className={buttonClass("primary")}>
+          <Sparkles aria-hidden="true" className="size-4" />
+          {label}
+        </Link>
+        {signedIn ? null : <SignInButton currentPath={currentPath} />}
+      </div>
+    );
+  }
+  if (signedIn) {
+    return (
+      <div className="mt-6 flex flex-col items-center gap-3">
+        {/* A plain form: it works before (and without) JavaScript. */}
+        <form method="post" action="/checkout">
+          <input type="hidden" name="planId" value={offer.plan.id} />
+          <input type="hidden" name="interval" value="month" />
+          <input type="hidden" name="returnTo" value={currentPath} />
+          <button type="submit" className={buttonClass("primary")}>
+            <Sparkles aria-hidden="true" className="size-4" />
+            {label}
+          </button>
+        </form>
+        <Link to="/pricing" className="text-sm font-medium text-accent-text hover:underline">
+          Compare plans
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="mt-6 flex flex-col items-center gap-3">
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link to={visitorUpgradeUrl(offer.plan.id, currentPath)} className={buttonClass("primary")}>
+          <Sparkles aria-hidden="true" className="size-4" />
+          {label}
+        </Link>
+        <SignInButton currentPath={currentPath} />
+      </div>
+      <p className="text-sm text-ink-muted">
+        Already subscribed? Sign in to read it.{" "}
+        <Link to="/pricing" className="font-medium text-accent-text hover:underline">
+          See plans
+        </Link>
+      </p>
+    </div>
+  );
 }
 
 const ROLE_LABEL: Record<string, string> = {
@@ -42,7 +160,13 @@ function SignInButton({ currentPath }: { currentPath: string }) {
 }
 
 /** The tier gate shown instead of a body the reader may not see (spec §2 Paywall panel). */
-export function PaywallPanel({ access, signedIn, currentPath, rolesRequired = [] }: PaywallPanelProps) {
+export function PaywallPanel({
+  access,
+  signedIn,
+  currentPath,
+  rolesRequired = [],
+  offer = null,
+}: PaywallPanelProps) {
   if (access.kind === "signin" && isFreeTier(access.requiredTier)) {
     // No plan is needed: the reader only has to sign in (and perhaps hold a role).
     return (
@@ -114,13 +238,14 @@ export function PaywallPanel({ access, signedIn, currentPath, rolesRequired = []
         {copy.title}
       </h2>
       <p className="mx-auto mt-2 max-w-md text-ink-muted">{copy.message}</p>
-      <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link to="/pricing" className={buttonClass("primary")}>
-          <Sparkles aria-hidden="true" className="size-4" />
-          {copy.upgradeLabel}
-        </Link>
-        {signedIn ? null : <SignInButton currentPath={currentPath} />}
-      </div>
+      {offer ? <OfferLines offer={offer} /> : null}
+      <UpgradeActions
+        offer={offer}
+        // "Upgrade to {tier}" (spec §2): the tier the offered plan grants.
+        label={offer ? paywallCopy(parseTier(offer.plan.tier) ?? tier).upgradeLabel : copy.upgradeLabel}
+        signedIn={signedIn}
+        currentPath={currentPath}
+      />
     </section>
   );
 }

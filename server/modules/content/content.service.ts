@@ -19,6 +19,7 @@ import {
   canWriteContent,
   PUBLISHED_STATUS,
   parseTier,
+  publicPreviewSource,
   workflowStateOf,
 } from "../../../core/index.ts";
 import { type Dialect, dialectOf } from "../../db/dialect.ts";
@@ -87,6 +88,7 @@ import {
 import { isVisible, seesUnpublished, visibleSql } from "./readable-sql.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
+import { tierInventory } from "./tier-inventory.ts";
 
 export type { ContentView } from "./content-projection.ts";
 
@@ -340,6 +342,28 @@ export function createContentService(deps: ContentServiceDeps) {
     if (renderCache.size >= RENDER_CACHE_LIMIT) renderCache.delete(renderCache.keys().next().value!);
     renderCache.set(cacheKey, rendered);
     return rendered;
+  }
+
+  /**
+   * The author-marked public preview of a locked item (core `publicPreviewSource`): only the
+   * Markdown before the marker line is rendered, through the same sanitizing pipeline as the body;
+   * the rest of the body is read here and never leaves this function. Null without a marker.
+   */
+  async function renderPreview(item: Content): Promise<string | null> {
+    const key = ownBodyKey(item);
+    if (!key || !deps.storage) return null;
+    const cacheKey = `preview:${key}:${item.bodyChecksum ?? `${item.id}:${item.version}`}`;
+    const cached = renderCache.get(cacheKey);
+    if (cached) return cached.html || null;
+    const object = await deps.storage.get(key);
+    if (!object) return null;
+    const source = publicPreviewSource(new TextDecoder().decode(object.body));
+    const rendered = source
+      ? await renderMarkdown(source, { media: media.lookup })
+      : { html: "", toc: [], wordCount: 0 };
+    if (renderCache.size >= RENDER_CACHE_LIMIT) renderCache.delete(renderCache.keys().next().value!);
+    renderCache.set(cacheKey, rendered);
+    return rendered.html || null;
   }
 
   /**
@@ -663,6 +687,11 @@ export function createContentService(deps: ContentServiceDeps) {
       const gate = contentAccess(reader, item);
       const granted = gate.kind === "granted";
       const rendered = granted ? await renderBody(item) : null;
+      // A tier gate may show the author's public preview; a role gate shows nothing of the body.
+      const previewHtml =
+        !granted && gate.kind !== "role" && item.rolesRequired.length === 0
+          ? await renderPreview(item)
+          : null;
       // Related items, course lessons and collection members: published ones only.
       const relatedItems = item.related.length
         ? (await Promise.all(item.related.map((s) => repo.getBySlug(s)))).filter(
@@ -687,6 +716,7 @@ export function createContentService(deps: ContentServiceDeps) {
         template: chooseTemplate(item),
         access: gate,
         html: rendered?.html ?? null,
+        previewHtml,
         bodyMissing: granted && ownBodyKey(item) !== null && rendered === null,
         toc: rendered?.toc ?? [],
         children,
@@ -818,6 +848,12 @@ export function createContentService(deps: ContentServiceDeps) {
       await bodies.removed(current);
       return viewContent(actor, current);
     },
+
+    /**
+     * What each tier holds in the published library (counts by type, a few highlights): the
+     * pricing page and the plans' unlocks read the same numbers (./tier-inventory.ts).
+     */
+    tierInventory: () => tierInventory(db),
 
     /** Display names of content authors (public: shown on every item), by user id. */
     authorNames: (ids: readonly string[]) => displayNamesByIds(db, ids),

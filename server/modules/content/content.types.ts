@@ -92,6 +92,12 @@ export interface ContentPage {
   access: ContentAccess;
   /** Sanitized HTML of the body: present only when access is granted. */
   html: string | null;
+  /**
+   * A locked item's author-marked public preview (the body before `<!-- more -->`, core
+   * content-preview.ts), sanitized HTML; null when the body is readable, for a role gate, or
+   * without a marker. Nothing after the marker is in it.
+   */
+  previewHtml: string | null;
   /** Access is granted but the body object is missing from storage (the page shows an error). */
   bodyMissing: boolean;
   toc: TocEntry[];

@@ -17,6 +17,13 @@ describe("markdown commands", () => {
     expect(run(applyMarkdownCommand("code", at("x", 1)), at("x", 1))).toBe("x`[code]`");
   });
 
+  it("marks where the public preview ends, on a line of its own", () => {
+    const state = at("Intro paragraph.\nSecret part.", 16);
+    expect(run(applyMarkdownCommand("previewMarker", state), state)).toBe(
+      "Intro paragraph.\n\n<!-- more -->[]\nSecret part.",
+    );
+  });
+
   it("makes a link, selecting what to type next", () => {
     expect(run(applyMarkdownCommand("link", at("docs", 0, 4)), at("docs", 0, 4))).toBe("[docs]([https://])");
     expect(run(applyMarkdownCommand("link", at("", 0)), at("", 0))).toBe("[[link text]](https://)");

@@ -3,6 +3,8 @@
  * textarea (before CodeMirror loads) apply exactly the same ones. Each command takes the text and
  * selection and returns one replacement plus the selection to leave behind.
  */
+import { PREVIEW_MARKER } from "../../../../core/index.ts";
+
 export interface TextState {
   text: string;
   from: number;
@@ -29,6 +31,7 @@ export const MARKDOWN_COMMANDS = [
   "numberedList",
   "quote",
   "table",
+  "previewMarker",
 ] as const;
 export type MarkdownCommand = (typeof MARKDOWN_COMMANDS)[number];
 
@@ -120,6 +123,9 @@ export function applyMarkdownCommand(command: MarkdownCommand, state: TextState)
       const block = "| Column | Column |\n| ------ | ------ |\n| Cell   | Cell   |";
       return insertBlock(state, block, [2, 8]);
     }
+    case "previewMarker":
+      // "Preview ends here": readers without the plan see the text above it (core content-preview.ts).
+      return insertBlock(state, PREVIEW_MARKER, [PREVIEW_MARKER.length, PREVIEW_MARKER.length]);
   }
 }
 

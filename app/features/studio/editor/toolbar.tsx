@@ -11,10 +11,12 @@ import {
   ListOrdered,
   type LucideIcon,
   Quote,
+  ScissorsLineDashed,
   SquareCode,
   Table,
 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { PREVIEW_MARKER } from "../../../../core/index.ts";
 import type { MarkdownCommand } from "./markdown-commands.ts";
 import { type EditorAction, keyLabel, SHORTCUTS, usesCommandKey } from "./shortcuts.ts";
 
@@ -30,6 +32,7 @@ const BUTTONS: { action: MarkdownCommand | "image"; label: string; icon: LucideI
   { action: "quote", label: "Quote", icon: Quote },
   { action: "table", label: "Table", icon: Table },
   { action: "image", label: "Image", icon: Image },
+  { action: "previewMarker", label: "Preview ends here", icon: ScissorsLineDashed },
 ];
 
 function useMac(): boolean {
@@ -123,6 +126,12 @@ function ShortcutsHelp({ mac }: { mac: boolean }) {
           </dl>
           <p className="mt-3 text-xs text-ink-subtle">
             Tab indents inside the text. To move on with the keyboard, press Esc, then Tab.
+          </p>
+          <h3 className="mt-4 mb-1 font-semibold text-ink">Public preview</h3>
+          <p className="text-xs text-ink-muted">
+            “Preview ends here” inserts the line <code className="font-mono">{PREVIEW_MARKER}</code>. Readers
+            without the item's plan see the text above it over the paywall; nothing below it is sent to them.
+            Without the line there is no preview.
           </p>
         </div>
       ) : null}

@@ -1,0 +1,154 @@
+/**
+ * Billing REST handlers (issue 13, decision 019; docs/api/billing.md). The rules live in the
+ * billing service; these handlers resolve the actor, refuse foreign Origins on cookie-authenticated
+ * state changes (CSRF), read bodies and map errors.
+ *
+ * - GET  /api/billing/subscription → SubscriptionOverview
+ * - POST /api/billing/checkout {planId, interval, seats?, returnTo?} → 201 CheckoutView
+ * - GET  /api/billing/checkout/{id} → CheckoutView (own only)
+ * - POST /api/billing/checkout/{id}/confirm → CheckoutView
+ * - POST /api/billing/checkout/{id}/cancel → CheckoutView
+ * - POST /api/billing/change {planId, interval, seats?, version} → SubscriptionOverview
+ * - POST /api/billing/cancel {version} · /resume {version} · /seats {seats, version} → SubscriptionOverview
+ * - POST /api/billing/portal {returnTo?} → {url}; manual → 409
+ * - GET  /api/billing/invoices → {invoices}
+ * - POST /api/billing/webhooks/stripe (raw body, Stripe-Signature; no session, no Origin check, 1 MB)
+ * - GET  /api/admin/billing/checkouts?status= → {checkouts} (platform admins)
+ * - POST /api/admin/billing/checkouts/{id}/approve → CheckoutView (platform admins)
+ *
+ * Signed-in readers only (cookie session or bearer ID token): visitors 401; API keys and service
+ * tokens 403. Errors: the REST envelope `{error: {code, message, field?}}`.
+ */
+import type { Context, Hono } from "hono";
+import { ForbiddenError, PayloadTooLargeError } from "../errors.ts";
+import type { Actor } from "../modules/actor.ts";
+import type { Runtime } from "../runtime.ts";
+import {
+  actorHeaders,
+  fail,
+  readJsonObject,
+  readLimited,
+  refuseForeignOrigin,
+  sendError,
+  tooLargeMessage,
+} from "./toolkit.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+type AnyHono = Hono<any>;
+
+/** Stripe's events are small; anything past this is not one. */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+type BillingDeps = Pick<Runtime, "env" | "logger" | "identity"> & {
+  services: Pick<Runtime["services"], "billing">;
+};
+
+export function registerBillingApi(app: AnyHono, runtime: BillingDeps): void {
+  const billing = () => runtime.services.billing;
+
+  const handle =
+    (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates: boolean }) =>
+    async (c: Context) => {
+      c.header("Cache-Control", "no-store");
+      const credentialed =
+        c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
+      if (opts.mutates && !credentialed) {
+        // A cookie (or nothing) authenticates this request: only this app's pages may send it.
+        const refused = refuseForeignOrigin(c, runtime);
+        if (refused) return refused;
+      }
+      try {
+        const result = await runtime.identity.resolveActor(actorHeaders(c));
+        if (!result.ok) {
+          if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
+          return fail(c, result.status, result.code, result.message);
+        }
+        const { actor } = result;
+        if (actor.kind === "api-key" || actor.kind === "service") {
+          throw new ForbiddenError(
+            "Subscriptions belong to a person: use a signed-in session or an ID token, not an API key or service token.",
+          );
+        }
+        if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in to manage your plan.");
+        return await fn(c, actor);
+      } catch (error) {
+        return sendError(c, error, runtime.logger, "billing request failed");
+      }
+    };
+  const read = (fn: (c: Context, actor: Actor) => Promise<Response>) => handle(fn, { mutates: false });
+  const write = (fn: (c: Context, actor: Actor, body: Record<string, unknown>) => Promise<Response>) =>
+    handle(async (c, actor) => fn(c, actor, await readJsonObject(c)), { mutates: true });
+  /** A POST without a body to read (confirm, cancel, approve): any body is ignored. */
+  const act = (fn: (c: Context, actor: Actor) => Promise<Response>) => handle(fn, { mutates: true });
+
+  app.get(
+    "/api/billing/subscription",
+    read(async (c, actor) => c.json(await billing().overview(actor))),
+  );
+  app.post(
+    "/api/billing/checkout",
+    write(async (c, actor, body) => c.json(await billing().startCheckout(actor, body), 201)),
+  );
+  app.get(
+    "/api/billing/checkout/:id",
+    read(async (c, actor) => c.json(await billing().getCheckout(actor, c.req.param("id") ?? ""))),
+  );
+  app.post(
+    "/api/billing/checkout/:id/confirm",
+    act(async (c, actor) => c.json(await billing().confirmCheckout(actor, c.req.param("id") ?? ""))),
+  );
+  app.post(
+    "/api/billing/checkout/:id/cancel",
+    act(async (c, actor) => c.json(await billing().cancelCheckout(actor, c.req.param("id") ?? ""))),
+  );
+  app.post(
+    "/api/billing/change",
+    write(async (c, actor, body) => c.json(await billing().change(actor, body))),
+  );
+  app.post(
+    "/api/billing/cancel",
+    write(async (c, actor, body) => c.json(await billing().cancel(actor, body))),
+  );
+  app.post(
+    "/api/billing/resume",
+    write(async (c, actor, body) => c.json(await billing().resume(actor, body))),
+  );
+  app.post(
+    "/api/billing/seats",
+    write(async (c, actor, body) => c.json(await billing().setSeats(actor, body))),
+  );
+  app.post(
+    "/api/billing/portal",
+    write(async (c, actor, body) => c.json(await billing().portal(actor, body.returnTo))),
+  );
+  app.get(
+    "/api/billing/invoices",
+    read(async (c, actor) => c.json({ invoices: await billing().invoices(actor) })),
+  );
+  app.get(
+    "/api/admin/billing/checkouts",
+    read(async (c, actor) =>
+      c.json({ checkouts: await billing().listCheckouts(actor, c.req.query("status") ?? null) }),
+    ),
+  );
+  app.post(
+    "/api/admin/billing/checkouts/:id/approve",
+    act(async (c, actor) => c.json(await billing().approveCheckout(actor, c.req.param("id") ?? ""))),
+  );
+
+  // Stripe's webhooks: the raw body (the signature covers its bytes), no session, no Origin.
+  app.post("/api/billing/webhooks/stripe", async (c) => {
+    c.header("Cache-Control", "no-store");
+    try {
+      if (billing().provider.kind !== "stripe") {
+        return fail(c, 404, "NOT_FOUND", "Stripe is not configured on this installation.");
+      }
+      const bytes = await readLimited(c.req.raw, WEBHOOK_BODY_LIMIT);
+      if (bytes === null) throw new PayloadTooLargeError(tooLargeMessage(WEBHOOK_BODY_LIMIT));
+      const raw = new TextDecoder("utf-8").decode(bytes);
+      return c.json(await billing().handleWebhook("stripe", raw, c.req.header("stripe-signature") ?? null));
+    } catch (error) {
+      return sendError(c, error, runtime.logger, "billing webhook failed");
+    }
+  });
+}

@@ -1,0 +1,570 @@
+/**
+ * Billing over HTTP with the manual provider (issue 13, decision 019): checkout → confirm → the
+ * plan opens on the next request on every channel; cancel at period end keeps it to the end and
+ * the scheduler ends it with the clock moved (no request needed); resume; an upgrade now with a
+ * prorated receipt; a downgrade pending then applied at the period end; concurrency (two
+ * confirmations grant once, a stale version is refused); a downgrade while a payment is pending;
+ * an archived plan; returnTo; the audit rows and e-mails; and the unauthorized-access suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
+import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
+import { call, createConfirmedAccount, mailsTo, signInCookie, TestClock } from "../helpers/auth.ts";
+import { userIdOf } from "../helpers/orgs.ts";
+import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+const DAY = 86_400_000;
+const PRO_ITEM = DEMO_CONTENT.find((c) => c.tier === "Pro" && c.type === "article")!;
+
+interface Overview {
+  currentTier: string;
+  provider: string;
+  takesPayments: boolean;
+  subscription: null | {
+    id: string;
+    plan: { id: string; tier: string };
+    interval: string;
+    status: string;
+    periodStart: string;
+    periodEnd: string;
+    cancelAtPeriodEnd: boolean;
+    pendingChange: null | { plan: { id: string }; interval: string; at: string };
+    graceUntil: string | null;
+    version: number;
+    canManage: boolean;
+    scope: string;
+    seats: null | { total: number; used: number };
+  };
+  openCheckout: null | { id: string };
+  invoices: Array<{ amountCents: number; description: string; status: string; provider: string }>;
+  portalAvailable: boolean;
+}
+
+describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
+  let server: TestServer;
+  const clock = new TestClock();
+
+  const req = (path: string, body?: unknown, opts: Parameters<typeof call>[3] = {}) =>
+    call(server.url, path, body, opts);
+  const json = async <T>(res: Response, status = 200): Promise<T> => {
+    const text = await res.text();
+    expect(res.status, text).toBe(status);
+    return JSON.parse(text) as T;
+  };
+  const overview = async (cookie: string) =>
+    json<Overview>(await req("/api/billing/subscription", undefined, { cookie }));
+  const checkout = async (cookie: string, body: Record<string, unknown>) =>
+    json<{ id: string; url: string; status: string; amountCents: number }>(
+      await req("/api/billing/checkout", body, { cookie }),
+      201,
+    );
+  const confirm = (cookie: string, id: string) => req(`/api/billing/checkout/${id}/confirm`, {}, { cookie });
+  /** A fresh reader on Free (sign-up gives the free row). */
+  const newReader = async (prefix: string) => {
+    const account = await createConfirmedAccount(server.url, server.dataDir, prefix);
+    const cookie = await signInCookie(server.url, account.email, account.password);
+    return { ...account, cookie, id: await userIdOf(server.runtime.database.db, account.email) };
+  };
+  /** Buys Pro (monthly) through the manual checkout. */
+  const buy = async (cookie: string, planId = "pro", interval = "month") => {
+    const started = await checkout(cookie, { planId, interval });
+    const done = await json<{ status: string }>(await confirm(cookie, started.id));
+    expect(done.status).toBe("completed");
+    return overview(cookie);
+  };
+  const auditRows = (targetId: string) =>
+    server.runtime.database.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "entitlement_changed")
+      .where("targetId", "=", targetId)
+      .orderBy("at")
+      .orderBy("id")
+      .execute();
+  /** Waits for the scheduler (a 1 s job on the server's clock) to make `check` true. */
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 50; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error("the scheduler did not get there");
+  };
+  const proItemLocked = async (cookie: string) =>
+    (
+      (await (await req(`/api/content/${PRO_ITEM.slug}`, undefined, { cookie })).json()) as {
+        locked: boolean;
+      }
+    ).locked;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {}, { now: clock.now });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("free@demo.local buys Pro: every channel opens on the next request, with a receipt, an audit row and an e-mail", async () => {
+    const cookie = await signInCookie(server.url, "free@demo.local", DEMO_PASSWORD);
+    const before = await overview(cookie);
+    expect(before).toMatchObject({
+      provider: "manual",
+      takesPayments: false,
+      currentTier: "free",
+      subscription: null,
+    });
+    expect(await proItemLocked(cookie)).toBe(true);
+
+    const started = await checkout(cookie, {
+      planId: "pro",
+      interval: "month",
+      returnTo: `/content/${PRO_ITEM.slug}`,
+    });
+    expect(started).toMatchObject({ status: "open", amountCents: 1900 });
+    expect(started.url).toBe(`/checkout/${started.id}`);
+    // A second tab reuses the open checkout.
+    expect((await checkout(cookie, { planId: "pro", interval: "month" })).id).toBe(started.id);
+    const done = await json<{ status: string; returnTo: string }>(await confirm(cookie, started.id));
+    expect(done).toMatchObject({ status: "completed", returnTo: `/content/${PRO_ITEM.slug}` });
+
+    const after = await overview(cookie);
+    expect(after.currentTier).toBe("pro");
+    expect(after.subscription).toMatchObject({
+      plan: { id: "pro" },
+      interval: "month",
+      status: "active",
+      cancelAtPeriodEnd: false,
+      scope: "personal",
+      canManage: true,
+    });
+    expect(after.invoices).toHaveLength(1);
+    expect(after.invoices[0]).toMatchObject({ amountCents: 1900, status: "paid", provider: "manual" });
+    expect(after.invoices[0]!.description).toContain("takes no payments");
+
+    // REST: the body link is there and works.
+    const item = (await (await req(`/api/content/${PRO_ITEM.slug}`, undefined, { cookie })).json()) as {
+      locked: boolean;
+      presignedUrl: string;
+      id: string;
+    };
+    expect(item.locked).toBe(false);
+    const body = await fetch(new URL(item.presignedUrl, server.url), { headers: { cookie } });
+    expect(body.status).toBe(200);
+    // The page shows the body, no paywall.
+    const html = await (await req(`/content/${PRO_ITEM.slug}`, undefined, { cookie })).text();
+    expect(html).not.toContain("Premium Content");
+    // GraphQL.
+    const gql = await json<{
+      data: { listContentBySlug: { items: Array<{ locked: boolean }> }; getContent: { locked: boolean } };
+    }>(
+      await req(
+        "/graphql",
+        {
+          query:
+            "query ($slug: String!, $id: ID!) { listContentBySlug(slug: $slug) { items { locked } } getContent(id: $id) { locked } }",
+          variables: { slug: PRO_ITEM.slug, id: item.id },
+        },
+        { cookie },
+      ),
+    );
+    expect(gql.data.listContentBySlug.items[0]!.locked).toBe(false);
+    expect(gql.data.getContent.locked).toBe(false);
+    // Search: the item is found unlocked.
+    const word = PRO_ITEM.title.split(/\s+/).find((w) => w.length > 5)!;
+    const search = await json<{ items: Array<{ slug: string; locked: boolean }> }>(
+      await req(`/api/search?q=${encodeURIComponent(word)}&limit=50`, undefined, { cookie }),
+    );
+    expect(search.items.find((i) => i.slug === PRO_ITEM.slug)?.locked).toBe(false);
+
+    const userId = await userIdOf(server.runtime.database.db, "free@demo.local");
+    const audit = await auditRows(userId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorId: userId, targetType: "user" });
+    expect(JSON.parse(String(audit[0]!.details))).toMatchObject({
+      fromTier: "free",
+      toTier: "pro",
+      reason: "checkout",
+      provider: "manual",
+      sourceEventId: null,
+      subscriptionId: after.subscription!.id,
+    });
+    const mails = await mailsTo(server.dataDir, "free@demo.local");
+    expect(mails.some((m) => m.includes("Your Pro plan has started"))).toBe(true);
+
+    // Buying what one already has points to /subscription.
+    const again = await req("/api/billing/checkout", { planId: "pro", interval: "month" }, { cookie });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.message).toContain("/subscription");
+  });
+
+  it("cancel keeps Pro to the period end, resume undoes it, and the scheduler ends it at the end with nobody asking", async () => {
+    const reader = await newReader("cancel");
+    const bought = await buy(reader.cookie);
+    const cancelled = await json<Overview>(
+      await req("/api/billing/cancel", { version: bought.subscription!.version }, { cookie: reader.cookie }),
+    );
+    expect(cancelled.subscription).toMatchObject({ cancelAtPeriodEnd: true, status: "active" });
+    expect(cancelled.currentTier).toBe("pro");
+    // A stale version is refused.
+    const stale = await req(
+      "/api/billing/resume",
+      { version: bought.subscription!.version },
+      { cookie: reader.cookie },
+    );
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).error.code).toBe("STALE_VERSION");
+    const resumed = await json<Overview>(
+      await req(
+        "/api/billing/resume",
+        { version: cancelled.subscription!.version },
+        { cookie: reader.cookie },
+      ),
+    );
+    expect(resumed.subscription!.cancelAtPeriodEnd).toBe(false);
+    const again = await json<Overview>(
+      await req("/api/billing/cancel", { version: resumed.subscription!.version }, { cookie: reader.cookie }),
+    );
+    const end = again.subscription!.periodEnd;
+    const subscriptionId = again.subscription!.id;
+
+    clock.t = Date.parse(end) + 1000;
+    const db = server.runtime.database.db;
+    await eventually(async () => {
+      const row = await db
+        .selectFrom("user_subscription")
+        .select("status")
+        .where("id", "=", subscriptionId)
+        .executeTakeFirst();
+      return row?.status === "canceled";
+    });
+    const audit = await auditRows(reader.id);
+    expect(audit.map((a) => JSON.parse(String(a.details)))).toEqual([
+      expect.objectContaining({ fromTier: "free", toTier: "pro", reason: "checkout" }),
+      expect.objectContaining({ fromTier: "pro", toTier: "free", reason: "canceled_at_period_end" }),
+    ]);
+    expect(audit[1]!.actorId).toBeNull();
+    expect((await mailsTo(server.dataDir, reader.email)).some((m) => m.includes("plan has ended"))).toBe(
+      true,
+    );
+    // Sessions time out with the moved clock: sign in again, on Free now.
+    const cookie = await signInCookie(server.url, reader.email, reader.password);
+    const now = await overview(cookie);
+    expect(now).toMatchObject({ currentTier: "free", subscription: null });
+    expect(await proItemLocked(cookie)).toBe(true);
+  });
+
+  it("an upgrade is now with a prorated receipt; a downgrade waits for the period end, can be kept, then applies", async () => {
+    const reader = await newReader("change");
+    const basic = await buy(reader.cookie, "basic");
+    expect(basic.currentTier).toBe("basic");
+    const { periodStart, periodEnd } = basic.subscription!;
+    clock.t = Date.parse(periodStart) + 10 * DAY;
+    const cookie = await signInCookie(server.url, reader.email, reader.password);
+    const fraction = (Date.parse(periodEnd) - clock.t) / (Date.parse(periodEnd) - Date.parse(periodStart));
+    const upgraded = await json<Overview>(
+      await req(
+        "/api/billing/change",
+        { planId: "pro", interval: "month", version: basic.subscription!.version },
+        { cookie },
+      ),
+    );
+    expect(upgraded.currentTier).toBe("pro");
+    expect(upgraded.subscription).toMatchObject({ plan: { id: "pro" }, periodEnd });
+    expect(upgraded.invoices[0]!.amountCents).toBe(Math.round((1900 - 900) * fraction));
+    expect(upgraded.invoices[0]!.description).toContain("prorated");
+
+    const pending = await json<Overview>(
+      await req(
+        "/api/billing/change",
+        { planId: "basic", interval: "month", version: upgraded.subscription!.version },
+        { cookie },
+      ),
+    );
+    expect(pending.currentTier).toBe("pro");
+    expect(pending.subscription!.pendingChange).toMatchObject({
+      plan: { id: "basic" },
+      interval: "month",
+      at: periodEnd,
+    });
+    // "Keep Pro": the current plan again drops the pending change.
+    const kept = await json<Overview>(
+      await req(
+        "/api/billing/change",
+        { planId: "pro", interval: "month", version: pending.subscription!.version },
+        { cookie },
+      ),
+    );
+    expect(kept.subscription!.pendingChange).toBeNull();
+    const downgraded = await json<Overview>(
+      await req(
+        "/api/billing/change",
+        { planId: "basic", interval: "month", version: kept.subscription!.version },
+        { cookie },
+      ),
+    );
+    const id = downgraded.subscription!.id;
+    clock.t = Date.parse(periodEnd) + 1000;
+    const db = server.runtime.database.db;
+    await eventually(async () => {
+      const row = await db
+        .selectFrom("user_subscription")
+        .select("planId")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row?.planId === "basic";
+    });
+    const later = await overview(await signInCookie(server.url, reader.email, reader.password));
+    expect(later.currentTier).toBe("basic");
+    expect(later.subscription).toMatchObject({
+      plan: { id: "basic" },
+      pendingChange: null,
+      status: "active",
+    });
+    expect(Date.parse(later.subscription!.periodStart)).toBe(Date.parse(periodEnd));
+    expect(later.invoices[0]).toMatchObject({ amountCents: 900 });
+    const audit = (await auditRows(reader.id)).map((a) => JSON.parse(String(a.details)));
+    expect(audit.map((a) => `${a.fromTier}>${a.toTier}:${a.reason}`)).toEqual([
+      "free>basic:checkout",
+      "basic>pro:upgrade",
+      "pro>basic:scheduled_change",
+    ]);
+  });
+
+  it("two confirmations at once grant once", async () => {
+    const reader = await newReader("twice");
+    const started = await checkout(reader.cookie, { planId: "pro", interval: "year" });
+    const answers = await Promise.all([
+      confirm(reader.cookie, started.id),
+      confirm(reader.cookie, started.id),
+    ]);
+    for (const res of answers) expect(res.status).toBe(200);
+    const rows = await server.runtime.database.db
+      .selectFrom("user_subscription")
+      .select(["id", "tier"])
+      .where("userId", "=", reader.id)
+      .where("tier", "=", "pro")
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(await auditRows(reader.id)).toHaveLength(1);
+    expect((await overview(reader.cookie)).invoices).toHaveLength(1);
+  });
+
+  it("a failed payment keeps the plan through the grace period, refuses a downgrade, then expires", async () => {
+    const reader = await newReader("pastdue");
+    const bought = await buy(reader.cookie);
+    const id = bought.subscription!.id;
+    const grace = new Date(clock.t + 7 * DAY).toISOString();
+    await server.runtime.database.db
+      .updateTable("user_subscription")
+      .set({ status: "past_due", graceUntil: grace, expiresAt: grace })
+      .where("id", "=", id)
+      .execute();
+    const pastDue = await overview(reader.cookie);
+    expect(pastDue.currentTier).toBe("pro");
+    expect(pastDue.subscription).toMatchObject({ status: "past_due", graceUntil: grace });
+    const refused = await req(
+      "/api/billing/change",
+      { planId: "basic", interval: "month", version: pastDue.subscription!.version },
+      { cookie: reader.cookie },
+    );
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.code).toBe("PAYMENT_PENDING");
+    clock.t = Date.parse(grace) + 1000;
+    await eventually(async () => {
+      const row = await server.runtime.database.db
+        .selectFrom("user_subscription")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row?.status === "expired";
+    });
+    const audit = (await auditRows(reader.id)).map((a) => JSON.parse(String(a.details)));
+    expect(audit.at(-1)).toMatchObject({ fromTier: "pro", toTier: "free", reason: "grace_ended" });
+  });
+
+  it("bad input: an archived or unknown plan, a bad interval, a foreign returnTo, an unknown field", async () => {
+    const reader = await newReader("bad");
+    const db = server.runtime.database.db;
+    await db
+      .updateTable("plan")
+      .set({ archivedAt: new Date(clock.t).toISOString() })
+      .where("id", "=", "basic")
+      .execute();
+    try {
+      const archived = await req(
+        "/api/billing/checkout",
+        { planId: "basic", interval: "month" },
+        { cookie: reader.cookie },
+      );
+      expect(archived.status).toBe(409);
+      expect((await archived.json()).error).toMatchObject({
+        code: "PLAN_UNAVAILABLE",
+        field: { planId: expect.any(String) },
+      });
+    } finally {
+      await db.updateTable("plan").set({ archivedAt: null }).where("id", "=", "basic").execute();
+    }
+    for (const [body, field] of [
+      [{ planId: "nope", interval: "month" }, "planId"],
+      [{ planId: "free", interval: "month" }, "planId"],
+      [{ planId: "pro", interval: "week" }, "interval"],
+      [{ planId: "pro", interval: "month", returnTo: "//evil.example/x" }, "returnTo"],
+      [{ planId: "pro", interval: "month", returnTo: "https://evil.example/" }, "returnTo"],
+      [{ planId: "pro", interval: "month", extra: 1 }, "extra"],
+      [{ planId: "team", interval: "month", seats: 5 }, null],
+    ] as const) {
+      const res = await req("/api/billing/checkout", body, { cookie: reader.cookie });
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      const error = (await res.json()).error;
+      if (field) expect(Object.keys(error.field ?? {}), JSON.stringify(body)).toContain(field);
+      else expect(error.message).toContain("create your organisation first");
+    }
+    const nothing = await req("/api/billing/cancel", { version: 1 }, { cookie: reader.cookie });
+    expect(nothing.status).toBe(404);
+    const portal = await req("/api/billing/portal", {}, { cookie: reader.cookie });
+    expect(portal.status).toBe(409);
+    expect((await req("/api/billing/webhooks/stripe", "{}", { origin: null })).status).toBe(404);
+  });
+
+  describe("unauthorized access", () => {
+    const ID = "0190f0f0-0000-7000-8000-000000000000";
+    const routes: Array<[string, string, unknown?]> = [
+      ["GET", "/api/billing/subscription"],
+      ["POST", "/api/billing/checkout", { planId: "pro", interval: "month" }],
+      ["GET", `/api/billing/checkout/${ID}`],
+      ["POST", `/api/billing/checkout/${ID}/confirm`, {}],
+      ["POST", `/api/billing/checkout/${ID}/cancel`, {}],
+      ["POST", "/api/billing/change", { planId: "pro", interval: "month", version: 1 }],
+      ["POST", "/api/billing/cancel", { version: 1 }],
+      ["POST", "/api/billing/resume", { version: 1 }],
+      ["POST", "/api/billing/seats", { seats: 5, version: 1 }],
+      ["POST", "/api/billing/portal", {}],
+      ["GET", "/api/billing/invoices"],
+      ["GET", "/api/admin/billing/checkouts"],
+      ["POST", `/api/admin/billing/checkouts/${ID}/approve`, {}],
+    ];
+
+    it("a visitor gets 401 everywhere", async () => {
+      for (const [method, path, body] of routes) {
+        const res = await req(path, body, { method });
+        expect(res.status, `${method} ${path}`).toBe(401);
+      }
+    });
+
+    it("an API key gets 403 everywhere", async () => {
+      const cookie = await signInCookie(server.url, "pro@demo.local", DEMO_PASSWORD);
+      const created = await json<{ key: string }>(
+        await req("/api/account/api-keys", { name: "billing", scopes: ["content:read"] }, { cookie }),
+        201,
+      );
+      for (const [method, path, body] of routes) {
+        const res = await req(path, body, { method, headers: { "x-api-key": created.key }, origin: null });
+        expect(res.status, `${method} ${path}`).toBe(403);
+      }
+    });
+
+    it("a cookie write from another site is refused", async () => {
+      const reader = await newReader("csrf");
+      const res = await req(
+        "/api/billing/checkout",
+        { planId: "pro", interval: "month" },
+        {
+          cookie: reader.cookie,
+          origin: "https://evil.example",
+        },
+      );
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe("FORBIDDEN_ORIGIN");
+    });
+
+    it("another reader's checkout is 404; only platform admins list and approve checkouts; members do not manage seats", async () => {
+      const owner = await newReader("owner");
+      const other = await newReader("other");
+      const started = await checkout(owner.cookie, { planId: "pro", interval: "month" });
+      for (const [method, path] of [
+        ["GET", `/api/billing/checkout/${started.id}`],
+        ["POST", `/api/billing/checkout/${started.id}/confirm`],
+        ["POST", `/api/billing/checkout/${started.id}/cancel`],
+      ] as const) {
+        const res = await req(path, method === "GET" ? undefined : {}, { method, cookie: other.cookie });
+        expect(res.status, `${method} ${path}`).toBe(404);
+      }
+      expect((await req("/api/admin/billing/checkouts", undefined, { cookie: other.cookie })).status).toBe(
+        403,
+      );
+      expect(
+        (await req(`/api/admin/billing/checkouts/${started.id}/approve`, {}, { cookie: other.cookie }))
+          .status,
+      ).toBe(403);
+      // Still open: the other reader changed nothing.
+      expect(
+        (
+          await json<{ status: string }>(
+            await req(`/api/billing/checkout/${started.id}`, undefined, { cookie: owner.cookie }),
+          )
+        ).status,
+      ).toBe("open");
+      // business@demo.local's organisation: an admin reads and manages it; the seat editor needs the admin.
+      const business = await signInCookie(server.url, "business@demo.local", DEMO_PASSWORD);
+      const orgView = await overview(business);
+      expect(orgView.subscription).toMatchObject({ scope: "organization", seats: { total: 10 } });
+    });
+  });
+});
+
+describe.each(DIALECTS)("billing, manual provider without self-serve (%s)", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { BILLING_MANUAL_SELF_SERVE: "0" });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("a confirmation waits for a platform admin, who approves it", async () => {
+    const account = await createConfirmedAccount(server.url, server.dataDir, "approve");
+    const cookie = await signInCookie(server.url, account.email, account.password);
+    const started = await call(
+      server.url,
+      "/api/billing/checkout",
+      { planId: "pro", interval: "month" },
+      { cookie },
+    );
+    const { id, selfServe } = (await started.json()) as { id: string; selfServe: boolean };
+    expect(selfServe).toBe(false);
+    const waiting = await call(server.url, `/api/billing/checkout/${id}/confirm`, {}, { cookie });
+    expect(((await waiting.json()) as { status: string }).status).toBe("awaiting_approval");
+    const tier = async () =>
+      (
+        (await (await call(server.url, "/api/billing/subscription", undefined, { cookie })).json()) as {
+          currentTier: string;
+        }
+      ).currentTier;
+    expect(await tier()).toBe("free");
+    const admin = await signInCookie(server.url, "admin@demo.local", DEMO_PASSWORD);
+    const list = (await (
+      await call(server.url, "/api/admin/billing/checkouts?status=awaiting_approval", undefined, {
+        cookie: admin,
+      })
+    ).json()) as { checkouts: Array<{ id: string }> };
+    expect(list.checkouts.map((c) => c.id)).toContain(id);
+    const approved = await call(
+      server.url,
+      `/api/admin/billing/checkouts/${id}/approve`,
+      {},
+      { cookie: admin },
+    );
+    expect(approved.status).toBe(200);
+    expect(((await approved.json()) as { status: string }).status).toBe("completed");
+    expect(await tier()).toBe("pro");
+    const audit = await server.runtime.database.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "entitlement_changed")
+      .where("targetId", "=", await userIdOf(server.runtime.database.db, account.email))
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(String(audit[0]!.details))).toMatchObject({ reason: "approved" });
+    expect(audit[0]!.actorId).toBe(await userIdOf(server.runtime.database.db, "admin@demo.local"));
+  });
+});
