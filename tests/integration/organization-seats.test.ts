@@ -421,6 +421,50 @@ describe.each(DIALECTS)("organisations buying seats (%s)", (dialect) => {
       expect(org.organization.seats).toMatchObject({ total: 3, used: 1, pending: 2 });
     });
 
+    it("seats bought through the billing API: never fewer than members + pending invitations", async () => {
+      const owner = await signUp("growadm");
+      const ownerId = await userIdOf(db(), owner.email);
+      const orgId = await createOrganization(db(), {
+        slug: "growco",
+        name: "Grow Co",
+        seats: 3,
+        adminId: ownerId,
+      });
+      await db()
+        .updateTable("user_subscription")
+        .set({ planId: "business", billingInterval: "month", tier: "enterprise" })
+        .where("tenantId", "=", orgId)
+        .execute();
+      const admin = await adminCookie(owner);
+      await inviteAndToken(admin, "growco", "grow1@example.test");
+      await inviteAndToken(admin, "growco", "grow2@example.test");
+      const view = async () =>
+        (await (await req("/api/orgs/growco", undefined, { cookie: admin })).json()).organization;
+      const { plan } = await view();
+      expect(plan).toMatchObject({
+        planId: "business",
+        interval: "month",
+        seatPriceCents: 3900,
+        currency: "usd",
+      });
+
+      // 1 member + 2 pending invitations: 2 seats are refused, with the reason.
+      const fewer = await req("/api/billing/seats", { seats: 2, version: plan.version }, { cookie: admin });
+      expect(fewer.status).toBe(409);
+      const error = (await fewer.json()).error;
+      expect(error.code).toBe("NO_SEATS");
+      expect(error.message).toMatch(/at least 3 seats \(1 members, 2 pending invitations\)/);
+
+      // Five seats: at once, and the next invitation fits.
+      const more = await req("/api/billing/seats", { seats: 5, version: plan.version }, { cookie: admin });
+      expect(more.status, await more.clone().text()).toBe(200);
+      expect((await view()).seats).toMatchObject({ total: 5, used: 1, pending: 2 });
+      expect(
+        (await req("/api/orgs/growco/invitations", { email: "grow3@example.test" }, { cookie: admin }))
+          .status,
+      ).toBe(201);
+    });
+
     it("an organisation whose plan ended invites nobody and accepts nobody", async () => {
       const owner = await signUp("endedadm");
       const ownerId = await userIdOf(db(), owner.email);
