@@ -72,9 +72,15 @@ test.describe("the editor", () => {
     await page.getByRole("button", { name: "Bold" }).click();
     await expect(page.locator(".cm-content")).toContainText("**bold text**");
     await page.keyboard.press("ControlOrMeta+z");
+    // "Preview ends here" marks the end of the public preview (readers without the plan see above it).
+    await page.getByRole("button", { name: "Preview ends here" }).click();
+    await expect(page.locator(".cm-content")).toContainText("<!-- more -->");
+    await page.keyboard.press("ControlOrMeta+z");
+    await expect(page.locator(".cm-content")).not.toContainText("<!-- more -->");
     await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
     const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await expect(help).toContainText("Save now");
+    await expect(help).toContainText("Preview ends here");
     await page.keyboard.press("Escape");
     await expect(help).toBeHidden();
 

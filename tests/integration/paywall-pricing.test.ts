@@ -190,7 +190,7 @@ describe.each(DIALECTS)("the paywall sells, /pricing shows real prices (%s)", (d
           expect(html, plan.id).toContain(plan.name);
           expect(html, plan.id).toContain(formatMoney(plan.monthlyPriceCents, plan.currency));
         }
-        expect(html).toContain(`Pro unlocks ${proItems} more items, including`);
+        expect(html).toMatch(new RegExp(`Pro unlocks ${proItems} more items</strong>, including `));
         expect(html).toContain("For teams");
       }
       const yearly = decoded(await (await get("/pricing?interval=year", "visitor")).text());

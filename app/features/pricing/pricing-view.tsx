@@ -1,4 +1,4 @@
-import { ArrowRight, Building2, Check, Crown, Sparkles, Users } from "lucide-react";
+import { ArrowRight, Building2, Check, Crown, Users } from "lucide-react";
 import { Link } from "react-router";
 import {
   flattenRoutes,
@@ -33,7 +33,7 @@ const INTERVAL_LABEL: Record<BillingInterval, string> = { month: "Monthly", year
 /** Monthly / Yearly as a labelled group of links: works without JavaScript (`?interval=year`). */
 export function IntervalSwitch({ interval }: { interval: BillingInterval }) {
   return (
-    <fieldset className="inline-flex min-w-0 rounded-xl border border-line bg-sunken p-1 text-sm">
+    <fieldset className="inline-flex min-w-0 self-start rounded-xl sm:self-auto border border-line bg-sunken p-1 text-sm">
       <legend className="sr-only">Billing interval</legend>
       {(["month", "year"] as const).map((value) => {
         const current = value === interval;
@@ -93,8 +93,10 @@ function ActionButton({ action }: { action: PlanAction }) {
         <input type="hidden" name="planId" value={action.planId} />
         <input type="hidden" name="interval" value={action.interval} />
         <input type="hidden" name="returnTo" value={action.returnTo} />
-        <button type="submit" className={buttonClass("primary", "md", "w-full")}>
-          <Sparkles aria-hidden="true" className="size-4" />
+        <button
+          type="submit"
+          className={buttonClass("primary", "md", "h-auto min-h-10 w-full py-2 text-center")}
+        >
           {action.label}
         </button>
       </form>
@@ -102,7 +104,14 @@ function ActionButton({ action }: { action: PlanAction }) {
   }
   return (
     <>
-      <Link to={action.to} className={buttonClass(action.primary ? "primary" : "secondary", "md", "w-full")}>
+      <Link
+        to={action.to}
+        className={buttonClass(
+          action.primary ? "primary" : "secondary",
+          "md",
+          "h-auto min-h-10 w-full py-2 text-center",
+        )}
+      >
         {action.label}
       </Link>
       {action.note ? <p className="mt-2 text-center text-xs text-ink-subtle">{action.note}</p> : null}
@@ -119,11 +128,16 @@ function Item({ children, muted }: { children: React.ReactNode; muted?: boolean 
   );
 }
 
-function unlockLine(plan: PlanView, unlocks: PlanUnlocks | undefined, tier: Tier): string | null {
+/** "Pro unlocks 14 more items" and ", including the Responsible AI course". */
+function unlockLine(
+  plan: PlanView,
+  unlocks: PlanUnlocks | undefined,
+  tier: Tier,
+): { head: string; including: string } | null {
   if (!unlocks || unlocks.newItems === 0) return null;
   const including = includingPhrase(unlocks.highlights, 1);
-  if (tier === "Free") return `${plural(unlocks.newItems, "item")} free to read${including}`;
-  return `${plan.name} unlocks ${plural(unlocks.newItems, "more item", "more items")}${including}`;
+  if (tier === "Free") return { head: `${plural(unlocks.newItems, "item")} free to read`, including };
+  return { head: `${plan.name} unlocks ${plural(unlocks.newItems, "more item", "more items")}`, including };
 }
 
 function PlanCard({
@@ -174,7 +188,10 @@ function PlanCard({
         {below ? <Item muted>Everything in {below.name}</Item> : null}
         {unlockText ? (
           <Item>
-            <strong className="font-semibold">{unlockText}</strong>
+            <span>
+              <strong className="font-semibold">{unlockText.head}</strong>
+              {unlockText.including}
+            </span>
             {types.length > 0 ? (
               <span className="block text-xs text-ink-subtle">
                 {types.map(([type, n]) => plural(n ?? 0, ...(TYPE_PLURAL[type] ?? [type, type]))).join(" · ")}
