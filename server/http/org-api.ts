@@ -10,6 +10,7 @@
  * - PATCH  /api/orgs/{slug} {name, domain?} → {organization} (org admins only)
  * - GET    /api/orgs/{slug}/members → {members, invitations} (org admins, app-admin/app-owner)
  * - POST   /api/orgs/{slug}/invitations {email, role?} → 201 {invitation} | 409 NO_SEATS
+ * - DELETE /api/orgs/{slug}/invitations/{id} → 204 (a pending invitation: its seat is free again)
  * - DELETE /api/orgs/{slug}/members/{userId} → 204 (never the last admin)
  * - GET    /api/account/invitations → {invitations} (pending, for the caller's e-mail; no tokens)
  * - GET    /api/account/invitations/preview?token=… → {organizationName, role, expiresAt, state}
@@ -131,6 +132,19 @@ export function registerOrgApi(
       const invitation = await orgs().invite(actor, c.req.param("slug") ?? "", body, { ip: ipOf(c) });
       return c.json({ invitation }, 201);
     }),
+  );
+
+  app.delete(
+    "/api/orgs/:slug/invitations/:id",
+    handle(
+      async (c, actor) => {
+        await orgs().cancelInvitation(actor, c.req.param("slug") ?? "", c.req.param("id") ?? "", {
+          ip: ipOf(c),
+        });
+        return c.body(null, 204);
+      },
+      { mutates: true },
+    ),
   );
 
   app.delete(

@@ -399,6 +399,39 @@ describe.each(DIALECTS)("organisations buying seats (%s)", (dialect) => {
       ).toBe(200);
     });
 
+    it("an admin cancels a pending invitation: its seat is free and its link stops working", async () => {
+      const owner = await signUp("canceladm");
+      const ownerId = await userIdOf(db(), owner.email);
+      await createOrganization(db(), { slug: "cancelco", name: "Cancel Co", seats: 2, adminId: ownerId });
+      const admin = await adminCookie(owner);
+      const invitee = await signUp("cancelmem");
+      const token = await inviteAndToken(admin, "cancelco", invitee.email);
+      const { invitations } = await (
+        await req("/api/orgs/cancelco/members", undefined, { cookie: admin })
+      ).json();
+      const id = invitations[0].id as string;
+      const path = `/api/orgs/cancelco/invitations/${id}`;
+
+      // Visitors 401; someone outside 404; foreign origin 403.
+      expect((await req(path, undefined, { method: "DELETE" })).status).toBe(401);
+      const outsider = await signInCookie(server.url, "free@demo.local", DEMO_PASSWORD);
+      expect((await req(path, undefined, { method: "DELETE", cookie: outsider })).status).toBe(404);
+      expect(
+        (await req(path, undefined, { method: "DELETE", cookie: admin, origin: "https://evil.example" }))
+          .status,
+      ).toBe(403);
+
+      expect((await req(path, undefined, { method: "DELETE", cookie: admin })).status).toBe(204);
+      expect((await req(path, undefined, { method: "DELETE", cookie: admin })).status).toBe(404);
+      const cookie = await signInCookie(server.url, invitee.email, invitee.password);
+      expect((await req("/api/account/invitations/accept", { token }, { cookie })).status).toBe(404);
+      // The seat is free again.
+      expect(
+        (await req("/api/orgs/cancelco/invitations", { email: "next@example.test" }, { cookie: admin }))
+          .status,
+      ).toBe(201);
+    });
+
     it("invitations sent at the same moment never take the same seat", async () => {
       const owner = await signUp("raceadm");
       const ownerId = await userIdOf(db(), owner.email);

@@ -8,6 +8,7 @@ import { loadBusinessDashboard } from "../../features/business/business.server.t
 import { formatDate } from "../../features/business/format.ts";
 import { InviteForm } from "../../features/business/invite-form.tsx";
 import { MembersTable } from "../../features/business/members-table.tsx";
+import { PendingInvitations } from "../../features/business/pending-invitations.tsx";
 import { SeatsCard } from "../../features/business/seats-card.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";
@@ -72,16 +73,7 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
                 <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">
                   Pending invitations
                 </h3>
-                <ul className="divide-y divide-line text-sm">
-                  {invitations.map((i) => (
-                    <li key={i.id} className="flex flex-wrap justify-between gap-2 py-2">
-                      <span className="break-all text-ink">{i.email}</span>
-                      <span className="text-ink-muted">
-                        {i.role === "admin" ? "Admin" : "Member"} · expires {formatDate(i.expiresAt)}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
+                <PendingInvitations slug={org.slug} invitations={invitations} />
               </div>
             ) : null}
           </Panel>

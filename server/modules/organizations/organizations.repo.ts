@@ -346,6 +346,17 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
       };
     },
 
+    /** Deletes an organisation's pending invitation; false when there is none with that id. */
+    async deletePendingInvitation(orgId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("organization_invitation")
+        .where("id", "=", id)
+        .where("organizationId", "=", orgId)
+        .where("acceptedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
     async findInvitationByHash(tokenHash: string): Promise<InvitationRow | null> {
       const row = await db
         .selectFrom("organization_invitation")

@@ -7,7 +7,7 @@
  *
  * Access (checked here, deny by default):
  * - get: members of that organisation, its admins, app-admin / app-owner;
- * - members, invite, remove: admins of that organisation, app-admin / app-owner;
+ * - members, invite, cancel an invitation, remove: admins of that organisation, app-admin / app-owner;
  * - update details: admins of that organisation only;
  * - accept an invitation: the signed-in user whose e-mail is the invited one;
  * - create: a signed-in user in no organisation (business sign-up does the same for a new account).
@@ -470,7 +470,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         if (used + pending.length >= sub.seats) {
           throw new ServiceError(
             "NO_SEATS",
-            `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member or add seats first.`,
+            `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member, cancel an invitation or add seats first.`,
           );
         }
         return r.createInvitation({
@@ -505,6 +505,16 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         createdAt: invitation.createdAt,
         expiresAt: invitation.expiresAt,
       };
+    },
+
+    /** Cancels a pending invitation: its seat is free again and its link stops working. */
+    async cancelInvitation(actor: Actor, slug: string, invitationId: string, info: RequestInfo = {}) {
+      const { org, userId } = await load(actor, slug, "manage");
+      const id = /^[A-Za-z0-9-]{1,100}$/.test(invitationId) ? invitationId : "";
+      if (!id || !(await repo.deletePendingInvitation(org.id, id))) {
+        throw new ServiceError("NOT_FOUND", "This invitation is not pending any more.");
+      }
+      await record("org_invite_canceled", userId, "organization", org.id, { invitationId: id }, info);
     },
 
     /** Pending invitations for the actor's own e-mail address (no tokens). */
