@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseSmsUrl, SmsConfigError } from "./mail/sms-config.ts";
+import { stripeConfigProblem } from "./modules/billing/stripe-config.ts";
 
 /**
  * Configuration, parsed once. This is the only module that reads process.env.
@@ -128,6 +129,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       `Invalid configuration: ${name}=${JSON.stringify(redact(cleaned[name] ?? ""))} — ${issue.message}`,
     );
   }
+  // Billing (decision 019): a Stripe key needs its webhook secret, and Stripe needs a key.
+  const stripeProblem = stripeConfigProblem(result.data);
+  if (stripeProblem) throw new ConfigError(stripeProblem);
   return result.data;
 }
 

@@ -11,7 +11,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
-import { expect, screenshot, signIn, test } from "./fixtures.ts";
+import { expect, expectNoSeriousA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 
 const proArticle = DEMO_CONTENT.find((c) => c.tier === "Pro" && c.type === "article")!;
 const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data");
@@ -61,6 +61,7 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await expect(page.getByText("This installation takes no payments")).toBeVisible();
     await expect(page.getByText("$19.00/month")).toBeVisible();
     await screenshot(page, "checkout-confirm-1280");
+    await expectNoSeriousA11yViolations(page);
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect(page.getByText("You're on Pro")).toBeVisible();
     await screenshot(page, "checkout-done-1280");
@@ -76,6 +77,7 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await expect(page.getByText(/renews on/)).toBeVisible();
     await expect(page.getByRole("cell", { name: /takes no payments/ })).toBeVisible();
     await screenshot(page, "subscription-pro-1280");
+    await expectNoSeriousA11yViolations(page);
 
     await page.getByRole("button", { name: "Cancel subscription" }).click();
     await page.getByRole("button", { name: "Cancel at period end" }).click();

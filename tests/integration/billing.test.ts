@@ -236,6 +236,10 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.status === "canceled";
     });
+    // The audit row and the e-mail follow the row's update.
+    await eventually(async () =>
+      (await mailsTo(server.dataDir, reader.email)).some((m) => m.includes("plan has ended")),
+    );
     const audit = await auditRows(reader.id);
     expect(audit.map((a) => JSON.parse(String(a.details)))).toEqual([
       expect.objectContaining({ fromTier: "free", toTier: "pro", reason: "checkout" }),
@@ -312,6 +316,15 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.planId === "basic";
     });
+    // The audit row, then the renewal's receipt, follow the row's update.
+    await eventually(async () => {
+      const receipts = await db
+        .selectFrom("billing_invoice")
+        .select("id")
+        .where("subscriptionId", "=", id)
+        .execute();
+      return (await auditRows(reader.id)).length === 3 && receipts.length === 3;
+    });
     const later = await overview(await signInCookie(server.url, reader.email, reader.password));
     expect(later.currentTier).toBe("basic");
     expect(later.subscription).toMatchObject({
@@ -329,9 +342,38 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     ]);
   });
 
-  it("two confirmations at once grant once", async () => {
+  it("a reader who already pays for Basic upgrades through the paywall's checkout: the same subscription, prorated", async () => {
+    const cookie = await signInCookie(server.url, "basic@demo.local", DEMO_PASSWORD);
+    const before = await overview(cookie);
+    expect(before.subscription).toMatchObject({ plan: { id: "basic" } });
+    const started = await checkout(cookie, {
+      planId: "pro",
+      interval: "month",
+      returnTo: `/content/${PRO_ITEM.slug}`,
+    });
+    expect(started.amountCents).toBeGreaterThan(0);
+    expect(started.amountCents).toBeLessThanOrEqual(1000);
+    expect((await json<{ status: string }>(await confirm(cookie, started.id))).status).toBe("completed");
+    const after = await overview(cookie);
+    expect(after.currentTier).toBe("pro");
+    expect(after.subscription).toMatchObject({ id: before.subscription!.id, plan: { id: "pro" } });
+    expect(after.invoices[0]!.amountCents).toBe(started.amountCents);
+    const userId = await userIdOf(server.runtime.database.db, "basic@demo.local");
+    const audit = (await auditRows(userId)).map((a) => JSON.parse(String(a.details)));
+    expect(audit).toEqual([
+      expect.objectContaining({ fromTier: "basic", toTier: "pro", reason: "checkout" }),
+    ]);
+  });
+
+  it("two tabs start one checkout, and two confirmations at once grant once", async () => {
     const reader = await newReader("twice");
-    const started = await checkout(reader.cookie, { planId: "pro", interval: "year" });
+    // Two tabs start the same checkout at once: one checkout.
+    const [one, two] = await Promise.all([
+      checkout(reader.cookie, { planId: "pro", interval: "year" }),
+      checkout(reader.cookie, { planId: "pro", interval: "year" }),
+    ]);
+    expect(one.id).toBe(two.id);
+    const started = one;
     const answers = await Promise.all([
       confirm(reader.cookie, started.id),
       confirm(reader.cookie, started.id),
@@ -377,6 +419,7 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
         .executeTakeFirst();
       return row?.status === "expired";
     });
+    await eventually(async () => (await auditRows(reader.id)).length === 2);
     const audit = (await auditRows(reader.id)).map((a) => JSON.parse(String(a.details)));
     expect(audit.at(-1)).toMatchObject({ fromTier: "pro", toTier: "free", reason: "grace_ended" });
   });
@@ -424,6 +467,117 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
     const portal = await req("/api/billing/portal", {}, { cookie: reader.cookie });
     expect(portal.status).toBe(409);
     expect((await req("/api/billing/webhooks/stripe", "{}", { origin: null })).status).toBe(404);
+  });
+
+  it("the pages: the paywall's form posts to /checkout, the checkout page confirms, /subscription shows the plan", async () => {
+    const reader = await newReader("pages");
+    const form = (fields: Record<string, string>, origin: string | null = server.url) =>
+      fetch(`${server.url}/checkout`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          cookie: reader.cookie,
+          "content-type": "application/x-www-form-urlencoded",
+          ...(origin ? { origin } : {}),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const fields = { planId: "pro", interval: "month", returnTo: `/content/${PRO_ITEM.slug}` };
+    // Another site's Origin is refused by React Router itself; a form without one by the action.
+    expect((await form(fields, null)).status).toBe(403);
+    const posted = await form(fields);
+    expect(posted.status).toBe(302);
+    const location = posted.headers.get("location")!;
+    expect(location).toMatch(/^\/checkout\/[0-9a-f-]{36}$/);
+    const review = await (await req(location, undefined, { cookie: reader.cookie })).text();
+    expect(review).toContain("This installation takes no payments");
+    expect(review).toContain("$19.00/month");
+    const confirmed = await fetch(`${server.url}${location}`, {
+      method: "POST",
+      headers: {
+        cookie: reader.cookie,
+        origin: server.url,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "intent=confirm",
+    });
+    expect(confirmed.status).toBe(200);
+    const done = await (await req(location, undefined, { cookie: reader.cookie })).text();
+    expect(done).toMatch(/You(&#x27;|')re on Pro/);
+    expect(done).toContain(`href="/content/${PRO_ITEM.slug}"`);
+    const page = await (await req("/subscription", undefined, { cookie: reader.cookie })).text();
+    expect(page).toContain("renews on");
+    expect(page).toContain("takes no payments");
+    // Bad input through the form: a 400 page naming the problem, never a 500.
+    const bad = await form({ planId: "nope", interval: "month" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("There is no plan");
+    // Someone else's checkout page is a 404.
+    const other = await newReader("pages2");
+    expect((await req(location, undefined, { cookie: other.cookie })).status).toBe(404);
+  });
+
+  it("an organisation admin adds seats now (prorated) and removes seats at the period end; a member only reads", async () => {
+    const admin = await signInCookie(server.url, "business@demo.local", DEMO_PASSWORD);
+    const before = await overview(admin);
+    expect(before.subscription).toMatchObject({
+      scope: "organization",
+      canManage: true,
+      seats: { total: 10, used: 1 },
+    });
+    const more = await json<Overview>(
+      await req(
+        "/api/billing/seats",
+        { seats: 15, version: before.subscription!.version },
+        { cookie: admin },
+      ),
+    );
+    expect(more.subscription!.seats!.total).toBe(15);
+    expect(more.invoices[0]!.description).toContain("15 seats");
+    expect(
+      (
+        await server.runtime.services.organizations.mine(
+          await server.runtime.identity.resolveSessionActor(
+            new Headers({ cookie: admin, "user-agent": "node", "accept-language": "*" }),
+          ),
+        )
+      )?.seats.total,
+    ).toBe(15);
+    const fewer = await json<Overview>(
+      await req("/api/billing/seats", { seats: 12, version: more.subscription!.version }, { cookie: admin }),
+    );
+    expect(fewer.subscription!.seats!.total).toBe(15);
+    expect(fewer.subscription!.pendingChange).toMatchObject({ seats: 12 });
+    const tooFew = await req(
+      "/api/billing/seats",
+      { seats: 2, version: fewer.subscription!.version },
+      { cookie: admin },
+    );
+    expect(tooFew.status).toBe(400);
+    expect((await tooFew.json()).error.field).toHaveProperty("seats");
+
+    // A member of the organisation reads the plan but does not manage it.
+    const member = await newReader("member");
+    await server.runtime.database.db
+      .insertInto("user_group")
+      .values({ userId: member.id, groupName: "org-acme", createdAt: new Date(clock.t).toISOString() })
+      .execute();
+    const seen = await overview(member.cookie);
+    expect(seen.currentTier).toBe("enterprise");
+    expect(seen.subscription).toMatchObject({ scope: "organization", canManage: false });
+    expect(seen.invoices).toEqual([]);
+    const refused = await req(
+      "/api/billing/seats",
+      { seats: 20, version: seen.subscription!.version },
+      { cookie: member.cookie },
+    );
+    expect(refused.status).toBe(403);
+    const cancel = await req(
+      "/api/billing/cancel",
+      { version: seen.subscription!.version },
+      { cookie: member.cookie },
+    );
+    expect(cancel.status).toBe(403);
   });
 
   describe("unauthorized access", () => {
@@ -507,7 +661,7 @@ describe.each(DIALECTS)("billing, manual provider (%s)", (dialect) => {
       // business@demo.local's organisation: an admin reads and manages it; the seat editor needs the admin.
       const business = await signInCookie(server.url, "business@demo.local", DEMO_PASSWORD);
       const orgView = await overview(business);
-      expect(orgView.subscription).toMatchObject({ scope: "organization", seats: { total: 10 } });
+      expect(orgView.subscription).toMatchObject({ scope: "organization", canManage: true });
     });
   });
 });
@@ -546,8 +700,15 @@ describe.each(DIALECTS)("billing, manual provider without self-serve (%s)", (dia
       await call(server.url, "/api/admin/billing/checkouts?status=awaiting_approval", undefined, {
         cookie: admin,
       })
-    ).json()) as { checkouts: Array<{ id: string }> };
+    ).json()) as { checkouts: Array<{ id: string; customer: { email: string } }> };
     expect(list.checkouts.map((c) => c.id)).toContain(id);
+    expect(list.checkouts.find((c) => c.id === id)).toMatchObject({ customer: { email: account.email } });
+    // The admin screen lists it with an Approve button.
+    const screen = await (
+      await call(server.url, "/admin/subscriptions", undefined, { cookie: admin })
+    ).text();
+    expect(screen).toContain(account.email);
+    expect(screen).toContain("Approve");
     const approved = await call(
       server.url,
       `/api/admin/billing/checkouts/${id}/approve`,

@@ -150,3 +150,11 @@ export async function loadSubscription(args: Ctx) {
   ]);
   return { overview, quotes };
 }
+
+// --- /admin/subscriptions ---------------------------------------------------------------------
+
+/** Manual checkouts waiting for a platform admin's approval (the service checks the admin scope). */
+export async function loadPendingCheckouts(args: Ctx) {
+  const { services, actor } = parts(args);
+  return services.billing.listCheckouts(actor, "awaiting_approval");
+}

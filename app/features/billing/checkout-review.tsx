@@ -16,6 +16,8 @@ export interface CheckoutReviewProps {
   seats: number | null;
   returnTo: string | null;
   currentTier: PlanTier;
+  /** The reader already pays for a plan: this one replaces it now, prorated. */
+  hasSubscription?: boolean;
   takesPayments: boolean;
   error: FormError | null;
 }
@@ -75,7 +77,12 @@ export function CheckoutReview(props: CheckoutReviewProps) {
         <p className="text-2xl font-semibold tracking-tight text-ink">{plan.name}</p>
         <p className="text-sm text-ink-muted">{plan.description}</p>
         {props.currentTier !== "free" ? (
-          <p className="mt-1 text-sm text-ink-muted">You read with {TIER_NAME[props.currentTier]} now.</p>
+          <p className="mt-1 text-sm text-ink-muted">
+            You read with {TIER_NAME[props.currentTier]} now.
+            {props.hasSubscription
+              ? " Your current plan is upgraded: you pay only the difference for the rest of its period."
+              : ""}
+          </p>
         ) : null}
       </div>
       <Form method="post" className="space-y-5">

@@ -69,6 +69,14 @@ export function CheckoutStatus({ checkout, error }: { checkout: CheckoutView; er
   }
 
   const amount = formatMoney(checkout.amountCents, checkout.currency);
+  const fullPrice =
+    (checkout.interval === "year" ? checkout.plan.yearlyPriceCents : checkout.plan.monthlyPriceCents) *
+    (checkout.plan.perSeat ? checkout.seats : 1);
+  // An upgrade of a plan already paid for costs the difference for the rest of its period.
+  const amountLine =
+    checkout.amountCents === fullPrice
+      ? `${amount}${perInterval(checkout.interval)}`
+      : `${amount} now (prorated for the rest of your current period), then ${formatMoney(fullPrice, checkout.currency)}${perInterval(checkout.interval)}`;
   return (
     <Panel title={checkout.status === "awaiting_approval" ? "Waiting for approval" : "Confirm your plan"}>
       {error ? (
@@ -83,7 +91,7 @@ export function CheckoutStatus({ checkout, error }: { checkout: CheckoutView; er
           ...(checkout.organizationName
             ? ([["Organisation", checkout.organizationName]] as Array<[string, string]>)
             : []),
-          ["Amount", `${amount}${perInterval(checkout.interval)}`],
+          ["Amount", amountLine],
           ["Open until", formatDay(checkout.expiresAt)],
         ]}
       />

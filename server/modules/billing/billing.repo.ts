@@ -83,10 +83,11 @@ export function createBillingRepo(db: Kysely<DB>) {
       );
     },
 
-    /** The owner's open (or awaiting) checkout that has not expired, newest first. */
+    /** The owner's open (or awaiting) checkout that has not expired: the newest, or the oldest. */
     async openCheckoutFor(
       owner: { userId: string; tenantId: string | null },
       nowIso: string,
+      which: "newest" | "oldest" = "newest",
     ): Promise<CheckoutRow | null> {
       let query = db
         .selectFrom("billing_checkout")
@@ -96,7 +97,8 @@ export function createBillingRepo(db: Kysely<DB>) {
       query = owner.tenantId
         ? query.where("tenantId", "=", owner.tenantId)
         : query.where("userId", "=", owner.userId).where("tenantId", "is", null);
-      return (await query.orderBy("createdAt", "desc").orderBy("id", "desc").executeTakeFirst()) ?? null;
+      const dir = which === "newest" ? "desc" : "asc";
+      return (await query.orderBy("createdAt", dir).orderBy("id", dir).executeTakeFirst()) ?? null;
     },
 
     async insertCheckout(input: NewCheckout): Promise<CheckoutRow> {

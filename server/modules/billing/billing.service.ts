@@ -18,7 +18,6 @@ import { effectiveSubscription } from "../../../core/effective-subscription.ts";
 import { planRank } from "../../../core/tiers.ts";
 import type { DB } from "../../db/schema.ts";
 import {
-  AppError,
   BadInputError,
   ConflictError,
   ForbiddenError,
@@ -29,7 +28,7 @@ import {
 } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import { type Actor, requirePlatformAdmin } from "../actor.ts";
-import { adminGroup, createOrganizationsRepo, memberGroup } from "../organizations/organizations.repo.ts";
+import { createOrganizationsRepo } from "../organizations/organizations.repo.ts";
 import { createSubscriptionsRepo, type UserSubscription } from "../subscriptions/subscriptions.repo.ts";
 import { type CheckoutRow, createBillingRepo, ownerKeyOf } from "./billing.repo.ts";
 import type {
@@ -40,18 +39,32 @@ import type {
   CheckoutStatus,
   CheckoutView,
   InvoiceView,
-  PlanTier,
   PlanView,
-  ProviderInvoice,
   ProviderKind,
   ProviderSubscriptionState,
   SubscriptionOverview,
   SubscriptionStatus,
 } from "./billing.types.ts";
 import { type ApplyCause, createApplier, isStripeRow, planTierOf } from "./billing-apply.ts";
+import {
+  changeInputSchema,
+  checkoutInputSchema,
+  parse,
+  seatsInputSchema,
+  validReturnTo,
+  versionInputSchema,
+} from "./billing-inputs.ts";
 import { changeDirection, prorate } from "./billing-periods.ts";
+import { type Standing, standingOfActor } from "./billing-standing.ts";
 import { createBillingSweep } from "./billing-sweep.ts";
-import { checkoutView, invoiceView } from "./billing-views.ts";
+import {
+  type AdminCheckoutView,
+  type ChangeQuote,
+  changeQuotesFor,
+  checkoutView,
+  invoiceView,
+} from "./billing-views.ts";
+import { createWebhookHandler } from "./billing-webhooks.ts";
 import { createManualProvider, type ManualProvider, stateOfManualRow } from "./manual-provider.ts";
 import { createPlansRepo, periodPrice, publicPlan } from "./plans.repo.ts";
 
@@ -73,76 +86,7 @@ export interface BillingServiceDeps {
   logger?: Pick<Logger, "warn" | "error" | "info">;
 }
 
-const intervalSchema = z.enum(["month", "year"], { message: "expected month or year" });
-const seatsSchema = z
-  .number({ message: "expected a whole number" })
-  .int("expected a whole number")
-  .min(1)
-  .max(100_000);
-const versionSchema = z.number({ message: "expected the subscription's version (a number)" }).int().min(1);
-const planIdSchema = z.string({ message: "expected a plan id" }).trim().min(1, "expected a plan id").max(64);
-
-const checkoutInputSchema = z.strictObject({
-  planId: planIdSchema,
-  interval: intervalSchema,
-  seats: z.coerce.number().pipe(seatsSchema).optional(),
-  returnTo: z.string().max(500).nullish(),
-});
-const changeInputSchema = z.strictObject({
-  planId: planIdSchema,
-  interval: intervalSchema,
-  seats: seatsSchema.optional(),
-  version: versionSchema,
-});
-const versionInputSchema = z.strictObject({ version: versionSchema });
-const seatsInputSchema = z.strictObject({ seats: seatsSchema, version: versionSchema });
-
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field =
-    issue.code === "unrecognized_keys"
-      ? (issue.keys[0] ?? "body")
-      : issue.path.map(String).join(".") || "body";
-  const problem = issue.code === "unrecognized_keys" ? "unknown field" : issue.message;
-  throw new BadInputError(`Invalid ${field}: ${problem}`, { field: { [field]: problem } });
-}
-
-/** A same-site path to come back to (`/…`, never `//…` or a scheme): else 400 naming returnTo. */
-export function validReturnTo(value: string | null | undefined): string | null {
-  if (value === undefined || value === null || value === "") return null;
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || /[\s\\]/.test(value)) {
-    throw new BadInputError("Invalid returnTo: expected a path on this site, such as /ai-education/…", {
-      field: { returnTo: "expected a path on this site" },
-    });
-  }
-  return value;
-}
-
-/** Who is asking, with their organisation standing. */
-interface Standing {
-  userId: string;
-  email: string;
-  name: string;
-  org: { id: string; slug: string; name: string } | null;
-  isOrgAdmin: boolean;
-}
-
 const LIVE_STATUSES = ["active", "trialing", "past_due"];
-
-/** One option of the change-plan list (`changeQuotes`). */
-export interface ChangeQuote {
-  plan: PlanView;
-  interval: BillingInterval;
-  seats: number;
-  /** upgrade: now, prorated; downgrade: at the period end; same: the current plan. */
-  direction: "upgrade" | "downgrade" | "same";
-  /** The prorated amount an upgrade costs now (manual provider; Stripe computes its own), else null. */
-  dueNowCents: number | null;
-  /** The price of one period of this option. */
-  periodCents: number;
-}
 
 export function createBillingService(deps: BillingServiceDeps) {
   const { db, provider, selfServe } = deps;
@@ -179,35 +123,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     return provider;
   }
 
-  async function standingOf(actor: Actor): Promise<Standing> {
-    if (actor.kind === "api-key" || actor.kind === "service") {
-      throw new ForbiddenError(
-        "Subscriptions belong to a person: use a signed-in session or an ID token, not an API key or service token.",
-      );
-    }
-    if (actor.kind !== "user" || !actor.userId)
-      throw new AppError("UNAUTHENTICATED", "Sign in to manage your plan.");
-    const user = await db
-      .selectFrom("user")
-      .select(["id", "email", "name"])
-      .where("id", "=", actor.userId)
-      .executeTakeFirst();
-    if (!user) throw new AppError("UNAUTHENTICATED", "Sign in to manage your plan.");
-    const slugs = actor.groups
-      .filter((g) => g.startsWith("org-") && !g.endsWith("-admin"))
-      .map((g) => g.slice(4));
-    let org: Standing["org"] = null;
-    let isOrgAdmin = false;
-    for (const slug of slugs) {
-      const row = await orgs.getBySlug(slug);
-      if (!row) continue;
-      if (actor.tenantId && row.id !== actor.tenantId) continue;
-      org = { id: row.id, slug: row.slug, name: row.name };
-      isOrgAdmin = actor.groups.includes(adminGroup(slug)) && actor.groups.includes(memberGroup(slug));
-      break;
-    }
-    return { userId: user.id, email: user.email, name: user.name, org, isOrgAdmin };
-  }
+  const standingOf = (actor: Actor) => standingOfActor(db, orgs, actor);
 
   async function planOrThrow(id: string, field = "planId"): Promise<AdminPlanView> {
     const plan = await plans.get(id);
@@ -571,26 +487,15 @@ export function createBillingService(deps: BillingServiceDeps) {
     return rows.map(invoiceView);
   }
 
-  /** Records a provider's invoice (upsert by provider + id) for the subscription it belongs to. */
-  async function recordInvoice(invoice: ProviderInvoice, kind: ProviderKind = provider.kind) {
-    let row: UserSubscription | null = null;
-    if (invoice.providerSubscriptionId) {
-      const found = await db
-        .selectFrom("user_subscription")
-        .select("id")
-        .where("providerSubscriptionId", "=", invoice.providerSubscriptionId)
-        .where("source", kind === "stripe" ? "=" : "<>", "stripe")
-        .executeTakeFirst();
-      row = found ? await subscriptions.getById(found.id) : null;
-    }
-    return invoiceView(
-      await repo.upsertInvoice(kind, invoice, {
-        userId: row?.userId ?? null,
-        tenantId: row?.tenantId ?? null,
-        subscriptionId: row?.id ?? null,
-      }),
-    );
-  }
+  const webhooks = createWebhookHandler({
+    db,
+    provider,
+    repo,
+    applier,
+    nowIso,
+    completeCheckout: (row, cause) => completeCheckout(row, cause),
+  });
+  const recordInvoice = webhooks.recordInvoice;
 
   const sweep = createBillingSweep({
     db,
@@ -634,39 +539,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const before = stateOfRow(row);
       const currentPlan = await plans.get(before.planId);
       if (!currentPlan) return [];
-      const organization = row.tenantId !== null;
-      const quotes: ChangeQuote[] = [];
-      for (const plan of await plans.list()) {
-        if (plan.tier === "free" || (plan.kind === "organization") !== organization) continue;
-        for (const interval of ["month", "year"] as const) {
-          const seats = plan.perSeat ? Math.max(before.seats, plan.minSeats) : 1;
-          let direction = changeDirection(
-            { tier: planTierOf(row.tier), interval: before.interval, seats: before.seats },
-            { tier: plan.tier, interval, seats },
-          );
-          if (direction === "same" && plan.id !== before.planId) direction = "downgrade";
-          const dueNowCents =
-            direction === "upgrade" && !isStripeRow(row)
-              ? prorate({
-                  currentPeriodCents: periodPrice(currentPlan, before.interval, before.seats),
-                  newPeriodCents: periodPrice(plan, interval, seats),
-                  intervalChanges: before.interval !== interval,
-                  periodStart: before.periodStart!,
-                  periodEnd: before.periodEnd!,
-                  now: nowIso(),
-                }).amountCents
-              : null;
-          quotes.push({
-            plan: publicPlan(plan),
-            interval,
-            seats,
-            direction,
-            dueNowCents,
-            periodCents: periodPrice(plan, interval, seats),
-          });
-        }
-      }
-      return quotes;
+      return changeQuotesFor(row, before, currentPlan, await plans.list(), nowIso());
     },
 
     async overview(actor: Actor): Promise<SubscriptionOverview> {
@@ -752,6 +625,18 @@ export function createBillingService(deps: BillingServiceDeps) {
         createdAt: at,
         expiresAt: new Date(deps.now() + CHECKOUT_TTL_MS).toISOString(),
       });
+      // Two tabs at once: both may have inserted; the older checkout wins, this one closes.
+      const first = await repo.openCheckoutFor(scope, at, "oldest");
+      if (
+        first &&
+        first.id !== row.id &&
+        first.planId === row.planId &&
+        first.billingInterval === row.billingInterval &&
+        first.seats === row.seats
+      ) {
+        await repo.transitionCheckout(row.id, ["open"], "canceled");
+        return viewOfCheckout(first);
+      }
       if (upgrades) return viewOfCheckout(row);
       try {
         const owner = await ownerOf(standing, tenant);
@@ -843,7 +728,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return viewOfCheckout(await completeCheckout(current, { actorId: adminId, reason: "approved" }));
     },
 
-    async listCheckouts(actor: Actor, status: string | null): Promise<CheckoutView[]> {
+    async listCheckouts(actor: Actor, status: string | null): Promise<AdminCheckoutView[]> {
       requirePlatformAdmin(actor);
       const parsed = z
         .enum(["open", "awaiting_approval", "completed", "expired", "canceled"])
@@ -858,7 +743,18 @@ export function createBillingService(deps: BillingServiceDeps) {
         );
       }
       const rows = await repo.listCheckouts(parsed.data);
-      return Promise.all(rows.map(viewOfCheckout));
+      const ids = [...new Set(rows.map((r) => r.userId))];
+      const users = ids.length
+        ? await db.selectFrom("user").select(["id", "name", "email"]).where("id", "in", ids).execute()
+        : [];
+      const byId = new Map(users.map((u) => [u.id, u]));
+      return Promise.all(
+        rows.map(async (row) => ({
+          ...(await viewOfCheckout(row)),
+          // Who asked: the administrator matches it with the payment received outside.
+          customer: { name: byId.get(row.userId)?.name ?? "", email: byId.get(row.userId)?.email ?? "" },
+        })),
+      );
     },
 
     async change(actor: Actor, input: unknown): Promise<SubscriptionOverview> {
@@ -1066,30 +962,7 @@ export function createBillingService(deps: BillingServiceDeps) {
      * A provider's webhook: verified (BadSignatureError → 400), recorded once per (provider, event
      * id), then acted on by re-reading the provider's state (order and replays do not matter).
      */
-    async handleWebhook(
-      kind: ProviderKind,
-      rawBody: string,
-      signature: string | null,
-    ): Promise<{ received: true; duplicate?: true }> {
-      if (kind !== provider.kind || kind !== "stripe") throw new NotFoundError("webhook", kind);
-      const event = provider.parseWebhook(rawBody, signature);
-      const claim = await repo.claimEvent(kind, event.id, event.type, nowIso());
-      if (claim === "duplicate") return { received: true, duplicate: true };
-      try {
-        const acted = await processEvent(kind, event);
-        await repo.finishEvent(kind, event.id, acted ? "processed" : "ignored", nowIso());
-        return { received: true };
-      } catch (error) {
-        await repo.finishEvent(
-          kind,
-          event.id,
-          "failed",
-          nowIso(),
-          error instanceof Error ? error.message.slice(0, 500) : "failed",
-        );
-        throw error;
-      }
-    },
+    handleWebhook: webhooks.handleWebhook,
 
     applyProviderState: (state: ProviderSubscriptionState, cause: ApplyCause) => applier.apply(state, cause),
 
@@ -1098,86 +971,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     /** One pass of the scheduler (billing-scheduler.ts): renewals, period ends, grace ends, expired checkouts. */
     runDue: () => sweep.runDue(),
   };
-
-  async function processEvent(
-    kind: ProviderKind,
-    event: ReturnType<BillingProvider["parseWebhook"]>,
-  ): Promise<boolean> {
-    const cause = (reason: string): ApplyCause => ({
-      reason,
-      actorId: null,
-      provider: kind,
-      sourceEventId: event.id,
-    });
-    switch (event.kind) {
-      case "checkout.completed": {
-        const checkout = event.checkoutId
-          ? await repo.getCheckout(event.checkoutId)
-          : await repo.checkoutBySession(kind, event.providerSessionId);
-        if (!event.providerSubscriptionId) return false;
-        const state = await provider.fetchSubscription(event.providerSubscriptionId);
-        if (checkout && (checkout.status === "open" || checkout.status === "awaiting_approval")) {
-          await completeCheckout(checkout, {
-            actorId: null,
-            reason: "checkout",
-            sourceEventId: event.id,
-            state,
-          });
-        } else {
-          await applier.apply(
-            {
-              ...state,
-              userId: state.userId ?? checkout?.userId ?? null,
-              tenantId: state.tenantId ?? checkout?.tenantId ?? null,
-            },
-            cause("checkout"),
-          );
-        }
-        return true;
-      }
-      case "checkout.expired": {
-        const checkout = event.checkoutId
-          ? await repo.getCheckout(event.checkoutId)
-          : await repo.checkoutBySession(kind, event.providerSessionId);
-        if (checkout) await repo.transitionCheckout(checkout.id, ["open"], "expired");
-        return true;
-      }
-      case "subscription.changed": {
-        const state = await provider.fetchSubscription(event.providerSubscriptionId);
-        await applier.apply(state, cause("provider_update"));
-        return true;
-      }
-      case "invoice.paid":
-      case "invoice.payment_failed": {
-        await recordInvoice(event.invoice, kind);
-        const subId = event.invoice.providerSubscriptionId;
-        if (!subId) return true;
-        const state = await provider.fetchSubscription(subId);
-        if (event.kind === "invoice.payment_failed" && state.status === "active") {
-          // The provider may not have marked it yet: a failed renewal is past_due unless a later invoice was paid.
-          const newer = await db
-            .selectFrom("billing_invoice")
-            .select("id")
-            .where("provider", "=", kind)
-            .where("status", "=", "paid")
-            .where("createdAt", ">", event.invoice.createdAt)
-            .where(
-              "subscriptionId",
-              "in",
-              db.selectFrom("user_subscription").select("id").where("providerSubscriptionId", "=", subId),
-            )
-            .executeTakeFirst();
-          await applier.apply(newer ? state : { ...state, status: "past_due" }, cause("payment_failed"));
-        } else {
-          await applier.apply(state, cause(event.kind === "invoice.paid" ? "payment" : "payment_failed"));
-        }
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
-export type { PlanTier };
+export type { AdminCheckoutView, ChangeQuote };
+export { validReturnTo };
