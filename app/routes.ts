@@ -39,6 +39,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/individual/dashboard": "routes/account/individual-dashboard.tsx",
   "/business/dashboard": "routes/business/dashboard.tsx",
   "/business/profile": "routes/business/profile.tsx",
+  "/business/start": "routes/business/start.tsx",
   "/content": "routes/manage/content.tsx",
   "/create": "routes/manage/create.tsx",
   "/content/:id/edit": "routes/manage/edit.tsx",

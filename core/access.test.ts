@@ -58,6 +58,7 @@ const EXPECTED: Record<string, string> = {
   "/individual/dashboard": "S A A A A A A A A A",
   "/business/dashboard": "S R R R R A R R R R",
   "/business/profile": "S R R R R A R R R R",
+  "/business/start": "S A A A A A A A A A",
   "/content": "S R R R R A A A A A",
   "/create": "S R R R R A A A A A",
   "/content/:id/edit": "S R R R R A A A A A",

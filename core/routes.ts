@@ -368,6 +368,14 @@ const REGISTRY: RouteDefinition[] = [
     category: "account",
     icon: "UserRound",
   },
+  {
+    path: "/business/start",
+    label: "Start an Organisation",
+    description: "Create your organisation to buy seats for your team.",
+    auth: true,
+    category: "account",
+    icon: "Building2",
+  },
   // Business accounts
   {
     path: "/business/dashboard",

@@ -69,7 +69,7 @@ function securityHooks(sec: AuthSecurity) {
   const cooldown = createOtpCooldown(db, now);
   const guardedSession = guardedSessionOf(guard);
   const sending = createSmsSending({ sender: sec.sms, mfa, logger: sec.logger });
-  const signUp = createSignUpHooks({ db, mailer, audit, cooldown, now });
+  const signUp = createSignUpHooks({ db, mailer, audit, cooldown, now, logger: sec.logger });
   const sessions = createSessionHooks({ guard, audit, guardedSession });
   const passwordChecks = createCurrentPasswordChecks({ throttle, audit });
   const tables = [

@@ -2,11 +2,15 @@
  * Organisation REST handlers (issue 3 item 9). Access rules live in the organisations service;
  * these handlers resolve the actor, check Origin on state changes, validate bodies and map errors.
  *
+ * - POST   /api/org {name, domain?} → 201 {organization}: a signed-in user in no organisation
+ *          creates one and becomes its admin; 409 when they already belong to one; API keys and
+ *          service tokens 403
  * - GET    /api/orgs/mine → {organization} | 404 (not in an organisation)
  * - GET    /api/orgs/{slug} → {organization} (members, its admins, app-admin/app-owner; else 404)
  * - PATCH  /api/orgs/{slug} {name, domain?} → {organization} (org admins only)
  * - GET    /api/orgs/{slug}/members → {members, invitations} (org admins, app-admin/app-owner)
  * - POST   /api/orgs/{slug}/invitations {email, role?} → 201 {invitation} | 409 NO_SEATS
+ * - DELETE /api/orgs/{slug}/invitations/{id} → 204 (a pending invitation: its seat is free again)
  * - DELETE /api/orgs/{slug}/members/{userId} → 204 (never the last admin)
  * - GET    /api/account/invitations → {invitations} (pending, for the caller's e-mail; no tokens)
  * - GET    /api/account/invitations/preview?token=… → {organizationName, role, expiresAt, state}
@@ -17,7 +21,16 @@
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
-import { actorHeaders, fail, type HandlerDeps, handler, ipOf, readJsonObject } from "./toolkit.ts";
+import {
+  actorHeaders,
+  fail,
+  type HandlerDeps,
+  handler,
+  ipOf,
+  readJsonObject,
+  refuseForeignOrigin,
+  sendError,
+} from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -45,6 +58,39 @@ export function registerOrgApi(
 
   const withJson = (fn: (c: Context, actor: Actor, body: unknown) => Promise<Response>) =>
     handle(async (c, actor) => fn(c, actor, await readJsonObject(c)), { mutates: true });
+
+  // A person creates an organisation: a cookie session (same Origin) or a bearer ID token; API
+  // keys and service tokens act for no person and are refused.
+  app.post("/api/org", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const credentialed =
+      c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
+    if (!credentialed) {
+      const refused = refuseForeignOrigin(c, deps);
+      if (refused) return refused;
+    }
+    try {
+      const result = await deps.identity.resolveActor(actorHeaders(c));
+      if (!result.ok) {
+        if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
+        return fail(c, result.status, result.code, result.message);
+      }
+      const { actor } = result;
+      if (actor.kind === "api-key" || actor.kind === "service") {
+        return fail(
+          c,
+          403,
+          "FORBIDDEN",
+          "An organisation is created by a signed-in person: use a session or an ID token, not an API key or service token.",
+        );
+      }
+      if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
+      const organization = await orgs().create(actor, await readJsonObject(c), { ip: ipOf(c) });
+      return c.json({ organization }, 201);
+    } catch (error) {
+      return sendError(c, error, deps.logger);
+    }
+  });
 
   app.get(
     "/api/orgs/mine",
@@ -86,6 +132,19 @@ export function registerOrgApi(
       const invitation = await orgs().invite(actor, c.req.param("slug") ?? "", body, { ip: ipOf(c) });
       return c.json({ invitation }, 201);
     }),
+  );
+
+  app.delete(
+    "/api/orgs/:slug/invitations/:id",
+    handle(
+      async (c, actor) => {
+        await orgs().cancelInvitation(actor, c.req.param("slug") ?? "", c.req.param("id") ?? "", {
+          ip: ipOf(c),
+        });
+        return c.body(null, 204);
+      },
+      { mutates: true },
+    ),
   );
 
   app.delete(

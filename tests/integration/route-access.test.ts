@@ -74,6 +74,8 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/dashboard/reports", only("basic", "pro", "enterprise", "business", "manager", "admin", "owner")],
   ["/business/dashboard", only("business")],
   ["/business/profile", only("business")],
+  // Signed-in individuals create an organisation here; a member of one is sent to its dashboard.
+  ["/business/start", { ...only(...SIGNED_IN), business: 302 }],
   ["/content", only(...WRITERS)],
   ["/create", only(...WRITERS)],
   ["/moderate", only(...MANAGERS)],
@@ -120,7 +122,12 @@ describe.each(DIALECTS)("route access over HTTP (%s)", (dialect) => {
         if (res.status !== want) failures.push(`${path}: expected ${want}, got ${res.status}`);
         if (want === 302) {
           const location = res.headers.get("location");
-          if (location !== `/auth/signin?redirect=${encodeURIComponent(path)}`) {
+          // A member of an organisation is sent from /business/start to its dashboard.
+          const expectedLocation =
+            persona !== "visitor" && path === "/business/start"
+              ? "/business/dashboard"
+              : `/auth/signin?redirect=${encodeURIComponent(path)}`;
+          if (location !== expectedLocation) {
             failures.push(`${path}: redirect to ${location}`);
           }
         }

@@ -31,6 +31,9 @@ describe("fieldForError", () => {
     expect(fieldForError("VALIDATION_ERROR", "Name is required")).toBe("name");
     expect(fieldForError(null, "Given name is too long")).toBe("name");
     expect(fieldForError("INVALID_PHONE_NUMBER", "Invalid phone number")).toBe("phoneNumber");
+    expect(fieldForError("VALIDATION_ERROR", "The organisation's name needs at least 2 characters.")).toBe(
+      "organizationName",
+    );
   });
   it("is null for form-level errors", () => {
     expect(fieldForError("INTERNAL", "Something failed")).toBeNull();

@@ -16,7 +16,7 @@ export function secondsUntil(deadline: number | null, now: number): number {
 }
 
 /** The sign-up fields a server message can name. */
-export type SignUpField = "username" | "password" | "email" | "name" | "phoneNumber";
+export type SignUpField = "username" | "password" | "email" | "name" | "phoneNumber" | "organizationName";
 
 /**
  * Which sign-up field a server error names (by its code or message), or null for a form-level
@@ -24,6 +24,7 @@ export type SignUpField = "username" | "password" | "email" | "name" | "phoneNum
  */
 export function fieldForError(code: string | null, message: string | null): SignUpField | null {
   const text = `${code ?? ""} ${message ?? ""}`.toLowerCase().replace(/_/g, " ");
+  if (/organi[sz]ation/.test(text)) return "organizationName";
   if (/phone/.test(text)) return "phoneNumber";
   if (/user ?name/.test(text)) return "username";
   if (/e-?mail/.test(text)) return "email";

@@ -1,8 +1,9 @@
-import { LoaderCircle, UserPlus } from "lucide-react";
+import { Building2, LoaderCircle, UserPlus, UserRound } from "lucide-react";
 import { type FormEvent, type RefObject, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { PasswordChecklist } from "../../components/password-checklist.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { cx } from "../../components/ui/cx.ts";
 import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { api, settle } from "../../lib/api.ts";
@@ -17,16 +18,62 @@ import {
   validateSignUp,
 } from "./validation.ts";
 
-const EMPTY: SignUpInput = { username: "", password: "", email: "", name: "", phoneNumber: "" };
+const EMPTY: SignUpInput = {
+  username: "",
+  password: "",
+  email: "",
+  name: "",
+  phoneNumber: "",
+  account: "personal",
+  organizationName: "",
+};
+
+/** Where a business sign-up continues when no other target was asked for: its organisation. */
+export const BUSINESS_START_PATH = "/business/start";
+
+/** The server's problems by field (Better Auth's `fields`, or the REST envelope's `field`). */
+function serverFields(body: unknown, field: Readonly<Record<string, string>>): FieldErrors {
+  const out: FieldErrors = {};
+  const raw = (body as { fields?: unknown } | null)?.fields;
+  const all: Record<string, unknown> = { ...(raw && typeof raw === "object" ? raw : {}), ...field };
+  for (const name of SIGN_UP_FIELDS) {
+    const problem = all[name];
+    if (typeof problem === "string" && problem) out[name] = problem;
+  }
+  return out;
+}
+
+const ACCOUNT_CHOICES = [
+  {
+    value: "personal",
+    label: "Personal account",
+    hint: "For you: start free, upgrade any time.",
+    Icon: UserRound,
+  },
+  {
+    value: "business",
+    label: "For my organisation",
+    hint: "You become its administrator and buy seats for your team.",
+    Icon: Building2,
+  },
+] as const;
 
 /**
- * Self sign-up (POST /api/auth/sign-up/email): username, password (live policy checklist), e-mail,
- * given name and an optional phone number. The client checks only explain; a server error naming a
- * field is shown next to it. Success → /auth/confirm?email=… (the redirect is kept).
+ * Self sign-up (POST /api/auth/sign-up/email): a personal account or one for an organisation
+ * (its name; `?account=business` preselects it), username, password (live policy checklist),
+ * e-mail, given name and an optional phone number. The client checks only explain; a server error
+ * naming a field is shown next to it. Success → /auth/confirm?email=… (the redirect is kept; a
+ * business sign-up without one continues to its organisation).
  */
-export function SignUpForm({ redirectTo }: { redirectTo: string }) {
+export function SignUpForm({
+  redirectTo,
+  initialAccount = "personal",
+}: {
+  redirectTo: string;
+  initialAccount?: SignUpInput["account"];
+}) {
   const navigate = useNavigate();
-  const [values, setValues] = useState<SignUpInput>(EMPTY);
+  const [values, setValues] = useState<SignUpInput>({ ...EMPTY, account: initialAccount });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -38,7 +85,9 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
     email: useRef<HTMLInputElement>(null),
     name: useRef<HTMLInputElement>(null),
     phoneNumber: useRef<HTMLInputElement>(null),
+    organizationName: useRef<HTMLInputElement>(null),
   };
+  const business = values.account === "business";
 
   const set = (field: SignUpField) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -70,18 +119,23 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         name: values.name.trim(),
         username: values.username.trim(),
         ...(phone ? { phoneNumber: phone } : {}),
+        ...(business ? { account: "business", organizationName: values.organizationName.trim() } : {}),
       }),
     );
     if (result.ok) {
       rememberCodeSent(email);
-      navigate(confirmPath(email, redirectTo));
+      navigate(confirmPath(email, business && redirectTo === "/" ? BUSINESS_START_PATH : redirectTo));
       return;
     }
     setPending(false);
     const { error } = result;
+    const named = error.status === 400 || error.status === 422 ? serverFields(error.body, error.field) : {};
     const field =
       error.status === 400 || error.status === 422 ? fieldForError(error.code, error.message) : null;
-    if (field) {
+    if (Object.keys(named).length > 0) {
+      setErrors(named);
+      focusFirst(named);
+    } else if (field) {
       const next = { [field]: error.message };
       setErrors(next);
       focusFirst(next);
@@ -96,6 +150,56 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
       <div ref={formErrorRef} tabIndex={-1} aria-live="polite" className="focus:outline-none">
         {formError ? <Notice tone="danger" role="alert" title={formError} /> : null}
       </div>
+      <fieldset>
+        <legend className="mb-1.5 text-sm font-medium text-ink">Account</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {ACCOUNT_CHOICES.map(({ value, label, hint, Icon }) => (
+            <label
+              key={value}
+              className={cx(
+                "flex cursor-pointer gap-2.5 rounded-lg border p-3 text-sm transition-colors",
+                values.account === value
+                  ? "border-accent bg-accent/5 ring-2 ring-accent/30"
+                  : "border-line-strong hover:border-accent",
+              )}
+            >
+              <input
+                type="radio"
+                name="account"
+                value={value}
+                checked={values.account === value}
+                onChange={() => {
+                  setValues((v) => ({ ...v, account: value }));
+                  setErrors((e) => ({ ...e, organizationName: undefined }));
+                }}
+                disabled={pending}
+                className="mt-0.5 accent-accent"
+              />
+              <span>
+                <span className="flex items-center gap-1.5 font-medium text-ink">
+                  <Icon aria-hidden="true" className="size-4" />
+                  {label}
+                </span>
+                <span className="mt-0.5 block text-xs text-ink-muted">{hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {business ? (
+        <Field
+          label="Organisation name"
+          name="organization"
+          autoComplete="organization"
+          required
+          hint="2 to 100 characters. You can change it later in the Business profile."
+          value={values.organizationName}
+          onChange={(e) => set("organizationName")(e.target.value)}
+          error={errors.organizationName}
+          inputRef={refs.organizationName}
+          disabled={pending}
+        />
+      ) : null}
       <Field
         label="Username"
         name="username"
@@ -168,7 +272,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         ) : (
           <UserPlus aria-hidden="true" className="size-4" />
         )}
-        {pending ? "Creating account…" : "Create account"}
+        {pending ? "Creating account…" : business ? "Create account and organisation" : "Create account"}
       </Button>
     </form>
   );

@@ -8,6 +8,8 @@ const valid = {
   email: "nova@example.com",
   name: "Nova",
   phoneNumber: "",
+  account: "personal" as const,
+  organizationName: "",
 };
 
 describe("validateSignUp", () => {
@@ -22,10 +24,23 @@ describe("validateSignUp", () => {
       email: "nope",
       name: " ",
       phoneNumber: "12",
+      account: "personal",
+      organizationName: "",
     });
     expect(Object.keys(errors).sort()).toEqual(["email", "name", "password", "phoneNumber", "username"]);
     expect(errors.password).toMatch(/at least 8 characters/);
     expect(validateSignUp({ ...valid, username: "bad name" }).username).toMatch(/letters, numbers/);
+  });
+  it("asks a business account for its organisation's name (2 to 100 characters)", () => {
+    const business = { ...valid, account: "business" as const };
+    expect(validateSignUp({ ...business, organizationName: "  " }).organizationName).toMatch(/organisation/);
+    expect(validateSignUp({ ...business, organizationName: "A" }).organizationName).toMatch(/2 to 100/);
+    expect(validateSignUp({ ...business, organizationName: "x".repeat(101) }).organizationName).toMatch(
+      /2 to 100/,
+    );
+    expect(validateSignUp({ ...business, organizationName: "Acme Learning" })).toEqual({});
+    // A personal account ignores the organisation field.
+    expect(validateSignUp({ ...valid, organizationName: "A" })).toEqual({});
   });
 });
 

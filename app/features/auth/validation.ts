@@ -12,6 +12,9 @@ export interface SignUpInput {
   email: string;
   name: string;
   phoneNumber: string;
+  /** "business": an account for an organisation, created with it (named by `organizationName`). */
+  account: "personal" | "business";
+  organizationName: string;
 }
 
 export type FieldErrors = Partial<Record<SignUpField, string>>;
@@ -23,6 +26,7 @@ export const SIGN_UP_FIELDS: readonly SignUpField[] = [
   "email",
   "name",
   "phoneNumber",
+  "organizationName",
 ];
 
 const USERNAME = /^[a-zA-Z0-9_.]{3,30}$/;
@@ -65,6 +69,13 @@ export function validateSignUp(input: SignUpInput): FieldErrors {
 
   if (input.phoneNumber.trim() && !normalizePhone(input.phoneNumber))
     errors.phoneNumber = "Enter the number in international format, for example +44 20 7946 0958.";
+
+  if (input.account === "business") {
+    const org = input.organizationName.trim();
+    if (!org) errors.organizationName = "Enter your organisation's name.";
+    else if (org.length < 2 || org.length > 100)
+      errors.organizationName = "Use 2 to 100 characters for your organisation's name.";
+  }
   return errors;
 }
 

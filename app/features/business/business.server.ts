@@ -11,14 +11,19 @@ export async function loadBusinessDashboard({ context }: Ctx) {
   const services = context.get(servicesContext);
   const actor = context.get(actorContext);
   const organization = await services.organizations.mine(actor);
+  // The seat plans on offer, for an administrator whose organisation has no plan yet.
+  const seatPlans =
+    organization?.viewer.role === "admin" && !organization.plan
+      ? await services.organizations.seatPlans()
+      : [];
   if (!organization?.viewer.canManage) {
-    return { organization, members: [], invitations: [] };
+    return { organization, members: [], invitations: [], seatPlans };
   }
   const [members, invitations] = await Promise.all([
     services.organizations.listMembers(actor, organization.slug),
     services.organizations.listPendingInvitations(actor, organization.slug),
   ]);
-  return { organization, members, invitations };
+  return { organization, members, invitations, seatPlans };
 }
 
 export async function loadMyOrganization({ context }: Ctx) {

@@ -8,7 +8,15 @@ import { Notice } from "../../components/ui/notice.tsx";
 import { api, settle } from "../../lib/api.ts";
 
 /** Org admins invite a colleague by e-mail (one seat per member; the server refuses when full). */
-export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }) {
+export function InviteForm({
+  slug,
+  noSeats,
+  noPlan = false,
+}: {
+  slug: string;
+  noSeats: boolean;
+  noPlan?: boolean;
+}) {
   const { revalidate } = useRevalidator();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"member" | "admin">("member");
@@ -42,7 +50,12 @@ export function InviteForm({ slug, noSeats }: { slug: string; noSeats: boolean }
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
-      {noSeats ? (
+      {noPlan ? (
+        <Notice tone="warn" title="Buy seats first">
+          Your organisation has no plan yet. Choose a plan and the number of seats under Plan and seats, then
+          invite your colleagues.
+        </Notice>
+      ) : noSeats ? (
         <Notice tone="warn" title="No seats left">
           Every seat is taken or invited. Remove a member or add seats to invite someone new.
         </Notice>

@@ -9,7 +9,11 @@ export function SeatsMeter({
   pending: number;
 }) {
   if (total === null) {
-    return <p className="text-sm text-ink-muted">{used} seats used · no seat limit on record</p>;
+    return (
+      <p className="text-sm text-ink-muted">
+        {used} {used === 1 ? "member" : "members"} · no seats bought yet
+      </p>
+    );
   }
   const pct = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : 100;
   const pendingPct = total > 0 ? Math.min(100 - pct, Math.round((pending / total) * 100)) : 0;

@@ -66,7 +66,7 @@ describe("planAction", () => {
     expect(planAction(team, orgAdmin, "month")).toMatchObject({ to: "/business/dashboard", primary: true });
     expect(planAction(team, visitor, "month")).toMatchObject({ to: "/auth/signup?account=business" });
     const individual = planAction(team, basicReader, "month");
-    expect(individual).toMatchObject({ kind: "link", to: "/business/dashboard" });
+    expect(individual).toMatchObject({ kind: "link", to: "/business/start" });
     expect(individual.kind === "link" && individual.note).toMatch(/administrator/);
   });
 });

@@ -5,7 +5,8 @@
  * - a signed-in reader: a plan above theirs → the POST form to /checkout ("Upgrade to Pro"); their
  *   own → "Manage subscription"; a plan below → "Change on your subscription page";
  * - an organisation's seat plan: its admin → /business/dashboard; a visitor → the business sign-up;
- *   a signed-in individual → /business/dashboard with a note.
+ *   a signed-in individual → /business/start (create an organisation; a member of one is sent on
+ *   to its dashboard) with a note.
  */
 import { parseTier, signInUrl, tierLevel } from "../../../core/index.ts";
 import type { BillingInterval, PlanView } from "../../../server/modules/billing/billing.types.ts";
@@ -19,6 +20,8 @@ export const CHECKOUT_PATH = "/checkout";
 export const SUBSCRIPTION_PATH = "/subscription";
 export const BUSINESS_DASHBOARD_PATH = "/business/dashboard";
 export const BUSINESS_SIGNUP_PATH = "/auth/signup?account=business";
+/** Where a signed-in individual creates an organisation (a member of one is redirected to its dashboard). */
+export const BUSINESS_START_PATH = "/business/start";
 
 /** The review step of the checkout for a plan (visitors reach it after sign-in). */
 export function checkoutReviewPath(planId: string, interval: BillingInterval): string {
@@ -40,8 +43,8 @@ export function planAction(
     }
     return {
       kind: "link",
-      to: BUSINESS_DASHBOARD_PATH,
-      label: "Go to the business dashboard",
+      to: BUSINESS_START_PATH,
+      label: "Set up your organisation",
       primary: false,
       note: "Seats are bought by an organisation's administrator. Your personal plan stays as it is.",
     };

@@ -26,6 +26,7 @@ export function loader({ url }: Route.LoaderArgs) {
     redirectTo: safeRedirectTarget(url.searchParams.get("redirect")),
     confirmed: url.searchParams.get("confirmed") === "1",
     email: (url.searchParams.get("email") ?? "").slice(0, 320),
+    account: url.searchParams.get("account") === "business" ? ("business" as const) : ("personal" as const),
   };
 }
 
@@ -35,16 +36,24 @@ export function action() {
 }
 
 function withRedirect(path: string, redirectTo: string): string {
-  return redirectTo === "/" ? path : `${path}?redirect=${encodeURIComponent(redirectTo)}`;
+  if (redirectTo === "/") return path;
+  return `${path}${path.includes("?") ? "&" : "?"}redirect=${encodeURIComponent(redirectTo)}`;
 }
 
 export default function SignInPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, redirectTo, confirmed, email } = loaderData;
+  const { mode, redirectTo, confirmed, email, account } = loaderData;
   const { isAuthenticated, user } = useAuth();
 
   const tabs: Array<{ mode: Mode; label: string; path: string }> = [
     { mode: "signin", label: "Sign in", path: withRedirect("/auth/signin", redirectTo) },
-    { mode: "signup", label: "Sign up", path: withRedirect("/auth/signup", redirectTo) },
+    {
+      mode: "signup",
+      label: "Sign up",
+      path: withRedirect(
+        account === "business" ? "/auth/signup?account=business" : "/auth/signup",
+        redirectTo,
+      ),
+    },
   ];
 
   return (
@@ -95,7 +104,7 @@ export default function SignInPage({ loaderData, actionData }: Route.ComponentPr
             confirmed={confirmed}
           />
         ) : (
-          <SignUpForm redirectTo={redirectTo} />
+          <SignUpForm redirectTo={redirectTo} initialAccount={account} />
         )}
       </div>
     </div>

@@ -1,12 +1,15 @@
+import { Link } from "react-router";
 import { Panel } from "../../components/feature-screen.tsx";
 import { Screen } from "../../components/screen.tsx";
+import { buttonClass } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { loadBusinessDashboard } from "../../features/business/business.server.ts";
 import { formatDate } from "../../features/business/format.ts";
 import { InviteForm } from "../../features/business/invite-form.tsx";
 import { MembersTable } from "../../features/business/members-table.tsx";
-import { SeatsMeter } from "../../features/business/seats-meter.tsx";
+import { PendingInvitations } from "../../features/business/pending-invitations.tsx";
+import { SeatsCard } from "../../features/business/seats-card.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/dashboard";
@@ -17,28 +20,23 @@ export async function loader(args: Route.LoaderArgs) {
   return loadBusinessDashboard(args);
 }
 
-const PLAN_NAMES: Record<string, string> = {
-  free: "Free",
-  basic: "Basic",
-  pro: "Pro",
-  business: "Business",
-  enterprise: "Enterprise",
-};
-
 export default function BusinessDashboard({ loaderData }: Route.ComponentProps) {
   const { user } = useAuth();
-  const { organization: org, members, invitations } = loaderData;
+  const { organization: org, members, invitations, seatPlans } = loaderData;
   if (!org) {
     return (
       <Screen path="/business/dashboard" purpose="Your organisation's plan, seats and members.">
         <Notice tone="warn" title="No organisation">
           Your account is not part of an organisation. Ask your organisation's administrator for an
-          invitation.
+          invitation, or create one to buy seats for your team.
         </Notice>
+        <Link to="/business/start" className={buttonClass("primary", "md", "mt-4")}>
+          Create an organisation
+        </Link>
       </Screen>
     );
   }
-  const noSeats = org.seats.total !== null && org.seats.used + org.seats.pending >= org.seats.total;
+  const noSeats = org.seats.total === null || org.seats.used + org.seats.pending >= org.seats.total;
   return (
     <Screen path="/business/dashboard" purpose="Your organisation's plan, seats and members.">
       <div className="grid gap-6 lg:grid-cols-2">
@@ -60,15 +58,7 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
           />
         </Panel>
         <Panel title="Plan and seats">
-          <KeyValueList
-            className="mb-4"
-            rows={[
-              ["Plan", org.plan ? (PLAN_NAMES[org.plan.tier] ?? org.plan.tier) : "No active plan"],
-              ["Status", org.plan?.status ?? "—"],
-              ["Renews / ends", org.plan?.expiresAt ? formatDate(org.plan.expiresAt) : "No end date"],
-            ]}
-          />
-          <SeatsMeter used={org.seats.used} total={org.seats.total} pending={org.seats.pending} />
+          <SeatsCard org={org} seatPlans={seatPlans} />
         </Panel>
       </div>
       {org.viewer.canManage ? (
@@ -77,22 +67,13 @@ export default function BusinessDashboard({ loaderData }: Route.ComponentProps) 
             <MembersTable slug={org.slug} members={members} canManage currentUserId={user.userId ?? null} />
           </Panel>
           <Panel title="Invite a colleague">
-            <InviteForm slug={org.slug} noSeats={noSeats} />
+            <InviteForm slug={org.slug} noSeats={noSeats} noPlan={!org.plan} />
             {invitations.length > 0 ? (
               <div className="mt-5">
                 <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-ink-subtle">
                   Pending invitations
                 </h3>
-                <ul className="divide-y divide-line text-sm">
-                  {invitations.map((i) => (
-                    <li key={i.id} className="flex flex-wrap justify-between gap-2 py-2">
-                      <span className="break-all text-ink">{i.email}</span>
-                      <span className="text-ink-muted">
-                        {i.role === "admin" ? "Admin" : "Member"} · expires {formatDate(i.expiresAt)}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
+                <PendingInvitations slug={org.slug} invitations={invitations} />
               </div>
             ) : null}
           </Panel>

@@ -1,13 +1,22 @@
 /**
  * Sign-up: the accepted fields and their rules (password policy included), the phone number
  * kept as unverified, the notice to the owner of an e-mail address already in use, the free tier
- * every new account starts on, and the audit row.
+ * every new account starts on, the organisation of a business sign-up, and the audit row.
+ *
+ * Business sign-up (`account: "business"`, `organizationName`): once Better Auth has created the
+ * account, `createOrganizationFor` creates the organisation with the account as its admin in one
+ * transaction (organisation row, its groups, memberships, account type business, audit row
+ * `org_created`). Should that transaction fail, nothing of the organisation exists and the
+ * account stays a plain individual one; `/business/start` (where a business sign-up lands)
+ * offers to create the organisation again.
  */
 import { APIError } from "better-auth/api";
 import type { Kysely } from "kysely";
+import type { Logger } from "pino";
 import { GROUP_PRECEDENCE } from "../../../core/index.ts";
 import type { DB } from "../../db/schema.ts";
 import type { Mailer } from "../../mail/mailer.ts";
+import { createOrganizationFor } from "../../modules/organizations/organizations.service.ts";
 import { createSubscriptionsRepo } from "../../modules/subscriptions/subscriptions.repo.ts";
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
 import type { OtpCooldown } from "../otp-cooldown.ts";
@@ -26,11 +35,14 @@ export interface SignUpDeps {
   audit: SecurityAudit;
   cooldown: OtpCooldown;
   now: () => number;
+  logger?: Logger;
 }
 
-export function createSignUpHooks({ db, mailer, audit, cooldown, now }: SignUpDeps) {
+export function createSignUpHooks({ db, mailer, audit, cooldown, now, logger }: SignUpDeps) {
   /** Per-request phone number given at sign-up, from the before hook to the after hook. */
   const signUpPhones = new WeakMap<Headers, string>();
+  /** Per-request organisation name of a business sign-up, from the before hook to the after hook. */
+  const signUpOrganizations = new WeakMap<Headers, string>();
 
   async function before(ctx: AuthHookContext) {
     const body = bodyOf(ctx.body);
@@ -63,9 +75,14 @@ export function createSignUpHooks({ db, mailer, audit, cooldown, now }: SignUpDe
     // created); it becomes the verified one only by SMS in /settings (decision 016).
     const phone = body.phoneNumber === undefined ? {} : { phoneNumber: "" };
     if (parsed.data.phoneNumber && ctx.headers) signUpPhones.set(ctx.headers, parsed.data.phoneNumber);
+    if (parsed.data.account === "business" && parsed.data.organizationName && ctx.headers) {
+      signUpOrganizations.set(ctx.headers, parsed.data.organizationName);
+    }
+    // The account choice and organisation name are ours, not user fields: Better Auth never sees them.
+    const { account: _account, organizationName: _organizationName, ...rest } = body;
     return {
       context: {
-        body: { ...body, ...phone, email: parsed.data.email, username: parsed.data.username },
+        body: { ...rest, ...phone, email: parsed.data.email, username: parsed.data.username },
       },
     };
   }
@@ -89,6 +106,26 @@ export function createSignUpHooks({ db, mailer, audit, cooldown, now }: SignUpDe
       targetType: "user",
       targetId: created.id,
     });
+    const organizationName = ctx.headers ? signUpOrganizations.get(ctx.headers) : undefined;
+    if (organizationName) {
+      try {
+        await createOrganizationFor(db, {
+          userId: created.id,
+          name: organizationName,
+          domain: null,
+          at: new Date(now()).toISOString(),
+          ip: ipOf(ctx.headers),
+          via: "sign-up",
+        });
+      } catch (error) {
+        // Rolled back as a whole: the account is an individual one; /business/start offers the
+        // organisation again. The sign-up itself succeeded (its code is already mailed).
+        logger?.error(
+          { err: error, userId: created.id },
+          "business sign-up: creating the organisation failed",
+        );
+      }
+    }
   }
 
   /** Sign-up with an existing e-mail answers like a new one; the owner gets a notice instead of a code. */

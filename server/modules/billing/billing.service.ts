@@ -945,9 +945,13 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       const org = await orgs.getById(row.tenantId);
       const used = org ? await orgs.countMembers(org.slug) : 0;
-      if (data.seats < used) {
-        throw new ConflictError(
-          `Your organisation has ${used} members: remove members before going below ${used} seats.`,
+      // Pending invitations hold their seats too (the organisations service's seat rule).
+      const pending = org ? (await orgs.pendingForOrg(org.id, nowIso())).length : 0;
+      if (data.seats < used + pending) {
+        throw new ServiceError(
+          "NO_SEATS",
+          `Your organisation needs at least ${used + pending} seats (${used} members, ${pending} pending invitations): remove a member or cancel an invitation first.`,
+          { seats: `expected at least ${used + pending}` },
         );
       }
       const state = stateOfRow(row);

@@ -10,7 +10,7 @@ import {
   GRANTING_SUBSCRIPTION_STATUSES,
 } from "../../../core/effective-subscription.ts";
 import type { DB } from "../../db/schema.ts";
-import { toIso } from "../../db/values.ts";
+import { toBool, toIso } from "../../db/values.ts";
 
 export const memberGroup = (slug: string) => `org-${slug}`;
 export const adminGroup = (slug: string) => `org-${slug}-admin`;
@@ -46,11 +46,20 @@ const INVITATION_COLUMNS = [
 
 export type InvitationRow = Pick<InvitationTableRow, (typeof INVITATION_COLUMNS)[number]>;
 
-/** The organisation's effective subscription, with the seat count from its metadata. */
+/** The organisation's effective subscription with its billing state (seats, plan, period, version). */
 export type TenantSubscriptionRow = Pick<
   Selectable<DB["user_subscription"]>,
-  "id" | "userId" | "tier" | "status" | "expiresAt"
-> & { seats: number | null };
+  | "id"
+  | "userId"
+  | "tier"
+  | "status"
+  | "expiresAt"
+  | "planId"
+  | "billingInterval"
+  | "periodEnd"
+  | "pendingSeats"
+  | "version"
+> & { seats: number | null; cancelAtPeriodEnd: boolean };
 
 function parseMetadata(text: string | null): Record<string, unknown> {
   if (!text) return {};
@@ -85,6 +94,58 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
     async getById(id: string): Promise<OrganizationRow | null> {
       const row = await db.selectFrom("organization").selectAll().where("id", "=", id).executeTakeFirst();
       return row ? orgFromRow(row) : null;
+    },
+
+    /**
+     * Whether a slug is free: no organisation has it and neither of its groups (`org-<slug>`,
+     * `org-<slug>-admin`) exists, so a new organisation never inherits another one's members.
+     */
+    async slugAvailable(slug: string): Promise<boolean> {
+      const org = await db
+        .selectFrom("organization")
+        .select("id")
+        .where("slug", "=", slug)
+        .executeTakeFirst();
+      if (org) return false;
+      const group = await db
+        .selectFrom("group")
+        .select("name")
+        .where("name", "in", [memberGroup(slug), adminGroup(slug)])
+        .executeTakeFirst();
+      return !group;
+    },
+
+    async insertOrganization(row: {
+      id: string;
+      slug: string;
+      name: string;
+      domain: string | null;
+      at: string;
+    }) {
+      await db
+        .insertInto("organization")
+        .values({
+          id: row.id,
+          slug: row.slug,
+          name: row.name,
+          logo: null,
+          metadata: row.domain ? JSON.stringify({ domain: row.domain }) : null,
+          createdAt: row.at,
+        })
+        .execute();
+    },
+
+    /**
+     * Takes the organisation's row lock for the rest of the transaction (a no-op write: a row lock
+     * in PostgreSQL, the write lock in SQLite), so that seat checks of concurrent invitations and
+     * acceptances run one after the other and never hand out the same seat twice.
+     */
+    async lockForSeats(id: string): Promise<void> {
+      await db
+        .updateTable("organization")
+        .set((eb) => ({ slug: eb.ref("slug") }))
+        .where("id", "=", id)
+        .execute();
     },
 
     /** Name and domain (the domain lives in the metadata document, other keys are kept). */
@@ -179,6 +240,12 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
           "startedAt",
           "createdAt",
           "seats",
+          "planId",
+          "billingInterval",
+          "periodEnd",
+          "pendingSeats",
+          "version",
+          "cancelAtPeriodEnd",
         ])
         .where("tenantId", "=", orgId)
         .where("status", "in", [...GRANTING_SUBSCRIPTION_STATUSES])
@@ -193,6 +260,12 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         status: best.status,
         seats: Number.isInteger(seats) && seats >= 0 ? seats : null,
         expiresAt: best.expiresAt,
+        planId: best.planId,
+        billingInterval: best.billingInterval,
+        periodEnd: best.periodEnd,
+        pendingSeats: best.pendingSeats,
+        version: best.version,
+        cancelAtPeriodEnd: toBool(best.cancelAtPeriodEnd),
       };
     },
 
@@ -271,6 +344,17 @@ export function createOrganizationsRepo(db: Kysely<DB>) {
         expiresAt: input.expiresAt,
         acceptedAt: null,
       };
+    },
+
+    /** Deletes an organisation's pending invitation; false when there is none with that id. */
+    async deletePendingInvitation(orgId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("organization_invitation")
+        .where("id", "=", id)
+        .where("organizationId", "=", orgId)
+        .where("acceptedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
 
     async findInvitationByHash(tokenHash: string): Promise<InvitationRow | null> {

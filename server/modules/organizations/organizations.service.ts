@@ -7,20 +7,29 @@
  *
  * Access (checked here, deny by default):
  * - get: members of that organisation, its admins, app-admin / app-owner;
- * - members, invite, remove: admins of that organisation, app-admin / app-owner;
+ * - members, invite, cancel an invitation, remove: admins of that organisation, app-admin / app-owner;
  * - update details: admins of that organisation only;
- * - accept an invitation: the signed-in user whose e-mail is the invited one.
+ * - accept an invitation: the signed-in user whose e-mail is the invited one;
+ * - create: a signed-in user in no organisation (business sign-up does the same for a new account).
+ *
+ * Seat rules: members + pending invitations never exceed the plan's seats (an invitation is
+ * refused, and so is accepting one when the seats were reduced meanwhile); an organisation
+ * without a plan invites nobody until it buys seats; removing a member frees their seat.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { APP_ADMIN_GROUP, APP_OWNER_GROUP } from "../../../core/index.ts";
+import { hasVerifiedTotp } from "../../auth/staff-mfa.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { ServiceError } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { Actor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
+import type { BillingInterval, PlanView } from "../billing/billing.types.ts";
+import { createPlansRepo, publicPlan } from "../billing/plans.repo.ts";
 import {
   adminGroup,
   BUSINESS_GROUP_NAME,
@@ -37,10 +46,31 @@ export interface OrganizationView {
   slug: string;
   domain: string | null;
   createdAt: string;
-  plan: { tier: string; status: string; expiresAt: string | null } | null;
+  plan: OrganizationPlanView | null;
   seats: { total: number | null; used: number; pending: number; available: number | null };
   /** The actor's standing in this organisation. */
   viewer: { role: "admin" | "member" | "app-admin"; canManage: boolean; canEdit: boolean };
+}
+
+/** The organisation's plan: its effective subscription and the bought plan's terms. */
+export interface OrganizationPlanView {
+  tier: string;
+  status: string;
+  expiresAt: string | null;
+  /** The seat plan bought (`plan.id`), its name and price per seat; null for rows without one. */
+  planId: string | null;
+  planName: string | null;
+  interval: BillingInterval | null;
+  /** Renewal (or end, when cancelling) date. */
+  periodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** Fewer seats waiting for the period end (a seat reduction). */
+  pendingSeats: number | null;
+  /** The price of one seat for one period of `interval` (cents), and its currency. */
+  seatPriceCents: number | null;
+  currency: string | null;
+  /** The subscription's version: send it back with `POST /api/billing/seats`. */
+  version: number;
 }
 
 export interface MemberView {
@@ -95,12 +125,15 @@ export const inviteSchema = z.object({
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
+/** An organisation's name: 2 to 100 characters (business sign-up, create, update). */
+export const organizationNameSchema = z
+  .string({ error: "Enter the organisation's name." })
+  .trim()
+  .min(2, "The organisation's name needs at least 2 characters.")
+  .max(100, "The organisation's name can have at most 100 characters.");
+
 export const updateOrganizationSchema = z.object({
-  name: z
-    .string({ error: "Enter the organisation's name." })
-    .trim()
-    .min(2, "The name needs at least 2 characters.")
-    .max(100, "The name can have at most 100 characters."),
+  name: organizationNameSchema,
   domain: z
     .string({ error: "The domain must be text." })
     .trim()
@@ -110,6 +143,8 @@ export const updateOrganizationSchema = z.object({
     .nullable()
     .optional(),
 });
+
+export const createOrganizationSchema = updateOrganizationSchema;
 
 export const acceptSchema = z.object({
   token: z
@@ -152,10 +187,104 @@ export function orgSlugOf(groups: readonly string[]): string | null {
   return slugs.find((s) => groups.includes(adminGroup(s))) ?? slugs[0] ?? null;
 }
 
+/** Slugs a new organisation may not take: they are words of the organisation API's paths. */
+const RESERVED_SLUGS = new Set(["mine", "new"]);
+
+/**
+ * The slug of an organisation's name: lower case ASCII letters, digits and single hyphens, at
+ * most 48 characters ("org" when nothing is left). A slug whose member group would end in
+ * "-admin" (an admin group's shape) gets "-org" appended.
+ */
+export function slugFromName(name: string): string {
+  let slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/g, "");
+  if (!slug) slug = "org";
+  if (memberGroup(slug).endsWith("-admin") || RESERVED_SLUGS.has(slug)) slug = `${slug}-org`;
+  return slug;
+}
+
+/** The first free slug of `base`, `base-2` … `base-99`, then `base-<random>`. */
+async function uniqueSlug(repo: ReturnType<typeof createOrganizationsRepo>, base: string): Promise<string> {
+  if (await repo.slugAvailable(base)) return base;
+  for (let n = 2; n < 100; n++) {
+    const candidate = `${base}-${n}`;
+    if (await repo.slugAvailable(candidate)) return candidate;
+  }
+  for (;;) {
+    const candidate = `${base}-${randomBytes(4).toString("hex")}`;
+    if (await repo.slugAvailable(candidate)) return candidate;
+  }
+}
+
+export interface NewOrganizationInput {
+  userId: string;
+  name: string;
+  domain: string | null;
+  at: string;
+  ip?: string | null;
+  /** Where the organisation was created, for the audit row: "sign-up" or "api". */
+  via: "sign-up" | "api";
+}
+
+/**
+ * Creates an organisation with `userId` as its admin, all in one transaction: the `organization`
+ * row (slug from the name, made unique), the groups `org-<slug>`, `org-<slug>-admin` and
+ * `Business`, the user's membership of all three, account type business and the audit row
+ * `org_created`. Nothing is half-made: a failure rolls it all back. The organisation starts with
+ * no plan (its admin buys seats). Refused (409) when the user already belongs to an organisation.
+ * A slug taken by a concurrent creation is retried with the next free one.
+ */
+export async function createOrganizationFor(
+  db: Kysely<DB>,
+  input: NewOrganizationInput,
+): Promise<OrganizationRow> {
+  const name = parseInput(organizationNameSchema, input.name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, async (trx) => {
+        const r = createOrganizationsRepo(trx);
+        if (orgSlugOf(await r.groupsOf(input.userId))) {
+          throw new ServiceError(
+            "CONFLICT",
+            "You already belong to an organisation: an account can belong to one organisation only.",
+          );
+        }
+        const slug = await uniqueSlug(r, slugFromName(name));
+        const id = uuidv7();
+        await r.insertOrganization({ id, slug, name, domain: input.domain, at: input.at });
+        const groups = [memberGroup(slug), adminGroup(slug), BUSINESS_GROUP_NAME];
+        await r.ensureGroups(groups);
+        await r.addToGroups(input.userId, groups, input.at);
+        await r.setAccountType(input.userId, "business", input.at);
+        await createAuditRepo(trx).append({
+          action: "org_created",
+          actorId: input.userId,
+          targetType: "organization",
+          targetId: id,
+          details: { name, slug, domain: input.domain, via: input.via },
+          ip: input.ip ?? null,
+          at: input.at,
+        });
+        return { id, name, slug, domain: input.domain, createdAt: input.at };
+      });
+    } catch (error) {
+      // A concurrent creation took the slug between the check and the insert: try again.
+      if (error instanceof ServiceError || attempt >= 2 || db.isTransaction) throw error;
+    }
+  }
+}
+
 export function createOrganizationsService(deps: OrganizationsDeps) {
   const { db, mailer, now } = deps;
   const repo = createOrganizationsRepo(db);
   const audit = createAuditRepo(db);
+  const plans = createPlansRepo(db);
   const nowIso = () => new Date(now()).toISOString();
 
   async function record(
@@ -190,6 +319,28 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
     return { org, userId, isAdmin, appAdmin, canManage, canEdit };
   }
 
+  async function planView(sub: NonNullable<Awaited<ReturnType<typeof repo.tenantSubscription>>>) {
+    const plan = sub.planId ? await plans.get(sub.planId) : null;
+    const interval: BillingInterval | null =
+      sub.billingInterval === "month" || sub.billingInterval === "year" ? sub.billingInterval : null;
+    const unit = plan ? (interval === "year" ? plan.yearlyPriceCents : plan.monthlyPriceCents) : null;
+    const result: OrganizationPlanView = {
+      tier: sub.tier.toLowerCase(),
+      status: sub.status,
+      expiresAt: sub.expiresAt,
+      planId: plan?.id ?? null,
+      planName: plan?.name ?? null,
+      interval,
+      periodEnd: sub.periodEnd,
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      pendingSeats: sub.pendingSeats,
+      seatPriceCents: plan?.perSeat ? unit : null,
+      currency: plan?.currency ?? null,
+      version: sub.version,
+    };
+    return result;
+  }
+
   async function view(
     org: OrganizationRow,
     standing: { isAdmin: boolean; canManage: boolean; canEdit: boolean },
@@ -204,7 +355,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       slug: org.slug,
       domain: org.domain,
       createdAt: org.createdAt,
-      plan: sub ? { tier: sub.tier.toLowerCase(), status: sub.status, expiresAt: sub.expiresAt } : null,
+      plan: sub ? await planView(sub) : null,
       seats: { total, used, pending, available: total === null ? null : Math.max(0, total - used) },
       viewer: {
         role: standing.isAdmin ? "admin" : standing.canManage ? "app-admin" : "member",
@@ -223,6 +374,31 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       if (!slug) return null;
       const { org, ...standing } = await load(actor, slug, "view");
       return view(org, standing);
+    },
+
+    /**
+     * A signed-in user in no organisation creates one and becomes its admin (to buy seats). Their
+     * admin rights apply once they have a second factor (decision 012): until then the view shows
+     * them as a member.
+     */
+    async create(actor: Actor, input: unknown, info: RequestInfo = {}): Promise<OrganizationView> {
+      const userId = requireSignedIn(actor);
+      const body = parseInput(createOrganizationSchema, input);
+      const org = await createOrganizationFor(db, {
+        userId,
+        name: body.name,
+        domain: body.domain ? body.domain : null,
+        at: nowIso(),
+        ip: info.ip ?? null,
+        via: "api",
+      });
+      const admin = await hasVerifiedTotp(db, userId);
+      return view(org, { isAdmin: admin, canManage: admin, canEdit: admin });
+    },
+
+    /** The seat plans on offer (active plans of kind organization), cheapest first as ordered. */
+    async seatPlans(): Promise<PlanView[]> {
+      return (await plans.list()).filter((p) => p.kind === "organization").map(publicPlan);
     },
 
     async get(actor: Actor, slug: string): Promise<OrganizationView> {
@@ -271,29 +447,41 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         });
       }
       const at = now();
-      const pending = await repo.pendingForOrg(org.id, new Date(at).toISOString());
-      if (pending.some((p) => p.email === email)) {
-        throw new ServiceError("CONFLICT", "An invitation to this address is already pending.", {
-          email: "An invitation to this address is already pending.",
-        });
-      }
-      const sub = await repo.tenantSubscription(org.id, new Date(at));
-      const used = await repo.countMembers(org.slug);
-      if (!sub || sub.seats === null || used + pending.length >= sub.seats) {
-        throw new ServiceError(
-          "NO_SEATS",
-          "No seats are left on your organisation's plan: remove a member or add seats first.",
-        );
-      }
       const token = randomBytes(32).toString("base64url");
-      const invitation = await repo.createInvitation({
-        organizationId: org.id,
-        email,
-        tokenHash: hashInvitationToken(token),
-        role,
-        invitedBy: userId,
-        createdAt: new Date(at).toISOString(),
-        expiresAt: new Date(at + INVITATION_TTL_MS).toISOString(),
+      // The seat check and the new invitation under the organisation's lock: concurrent
+      // invitations never take the same seat.
+      const invitation = await inTransaction(db, async (trx) => {
+        const r = createOrganizationsRepo(trx);
+        await r.lockForSeats(org.id);
+        const pending = await r.pendingForOrg(org.id, new Date(at).toISOString());
+        if (pending.some((p) => p.email === email)) {
+          throw new ServiceError("CONFLICT", "An invitation to this address is already pending.", {
+            email: "An invitation to this address is already pending.",
+          });
+        }
+        const sub = await r.tenantSubscription(org.id, new Date(at));
+        const used = await r.countMembers(org.slug);
+        if (!sub || sub.seats === null) {
+          throw new ServiceError(
+            "NO_SEATS",
+            "Your organisation has no plan yet: buy seats first (Plan and seats on the Business dashboard), then invite your colleagues.",
+          );
+        }
+        if (used + pending.length >= sub.seats) {
+          throw new ServiceError(
+            "NO_SEATS",
+            `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member, cancel an invitation or add seats first.`,
+          );
+        }
+        return r.createInvitation({
+          organizationId: org.id,
+          email,
+          tokenHash: hashInvitationToken(token),
+          role,
+          invitedBy: userId,
+          createdAt: new Date(at).toISOString(),
+          expiresAt: new Date(at + INVITATION_TTL_MS).toISOString(),
+        });
       });
       const link = `${deps.baseUrl}/individual/dashboard?invite=${token}`;
       await mailer.send({
@@ -317,6 +505,16 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         createdAt: invitation.createdAt,
         expiresAt: invitation.expiresAt,
       };
+    },
+
+    /** Cancels a pending invitation: its seat is free again and its link stops working. */
+    async cancelInvitation(actor: Actor, slug: string, invitationId: string, info: RequestInfo = {}) {
+      const { org, userId } = await load(actor, slug, "manage");
+      const id = /^[A-Za-z0-9-]{1,100}$/.test(invitationId) ? invitationId : "";
+      if (!id || !(await repo.deletePendingInvitation(org.id, id))) {
+        throw new ServiceError("NOT_FOUND", "This invitation is not pending any more.");
+      }
+      await record("org_invite_canceled", userId, "organization", org.id, { invitationId: id }, info);
     },
 
     /** Pending invitations for the actor's own e-mail address (no tokens). */
@@ -363,6 +561,7 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         }
         const org = await r.getById(invitation.organizationId);
         if (!org) throw new ServiceError("NOT_FOUND", "This invitation does not exist.");
+        await r.lockForSeats(org.id);
         const current = orgSlugOf(await r.groupsOf(userId));
         if (current && current !== org.slug) {
           throw new ServiceError("CONFLICT", "You already belong to another organisation. Leave it first.");
@@ -370,8 +569,17 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         if (!(await r.isMember(org.slug, userId))) {
           const sub = await r.tenantSubscription(org.id, new Date(now()));
           const used = await r.countMembers(org.slug);
-          if (!sub || sub.seats === null || used >= sub.seats) {
-            throw new ServiceError("NO_SEATS", "No seats are left on this organisation's plan.");
+          if (!sub || sub.seats === null) {
+            throw new ServiceError(
+              "NO_SEATS",
+              `${org.name} has no active plan, so it cannot take members now. Ask its administrator to buy seats, then open the invitation again.`,
+            );
+          }
+          if (used >= sub.seats) {
+            throw new ServiceError(
+              "NO_SEATS",
+              `${org.name} has no free seat for you: its seats were reduced after you were invited. Ask its administrator to add a seat or free one, then open the invitation again.`,
+            );
           }
         }
         if (!(await r.markAccepted(invitation.id, userId, at))) {
