@@ -496,6 +496,23 @@ describe.each(DIALECTS)("organisations buying seats (%s)", (dialect) => {
         (await req("/api/orgs/growco/invitations", { email: "grow3@example.test" }, { cookie: admin }))
           .status,
       ).toBe(201);
+
+      // Back to four seats: a reduction waits for the period end, but the seat it removes is not
+      // offered any more (1 member + 3 pending = 4: the next invitation is refused).
+      const fewerLater = await req(
+        "/api/billing/seats",
+        { seats: 4, version: (await view()).plan.version },
+        { cookie: admin },
+      );
+      expect(fewerLater.status, await fewerLater.clone().text()).toBe(200);
+      expect((await view()).seats).toMatchObject({ total: 5, used: 1, pending: 3, available: 0 });
+      const refused = await req(
+        "/api/orgs/growco/invitations",
+        { email: "grow4@example.test" },
+        { cookie: admin },
+      );
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error.message).toMatch(/All 4 seats are taken/);
     });
 
     it("an organisation whose plan ended invites nobody and accepts nobody", async () => {

@@ -25,7 +25,7 @@ export function SeatsMeter({
           {used} of {total} seats used
         </span>
         <span className={full ? "text-danger-text" : "text-ink-muted"}>
-          {Math.max(0, total - used)} available{pending > 0 ? ` · ${pending} invited` : ""}
+          {Math.max(0, total - used - pending)} available{pending > 0 ? ` · ${pending} invited` : ""}
         </span>
       </div>
       {/* A styled bar: the native <meter> cannot show pending invitations as a second segment. */}

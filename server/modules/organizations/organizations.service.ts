@@ -40,6 +40,15 @@ import {
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * The seats an organisation may fill now: a seat reduction waiting for the period end already
+ * counts, so nobody is invited into a seat that is about to go. Null: no plan, no seats.
+ */
+export function seatLimit(sub: { seats: number | null; pendingSeats: number | null } | null): number | null {
+  if (!sub || sub.seats === null) return null;
+  return sub.pendingSeats === null ? sub.seats : Math.min(sub.seats, sub.pendingSeats);
+}
+
 export interface OrganizationView {
   id: string;
   name: string;
@@ -356,7 +365,12 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
       domain: org.domain,
       createdAt: org.createdAt,
       plan: sub ? await planView(sub) : null,
-      seats: { total, used, pending, available: total === null ? null : Math.max(0, total - used) },
+      seats: {
+        total,
+        used,
+        pending,
+        available: seatLimit(sub) === null ? null : Math.max(0, (seatLimit(sub) ?? 0) - used - pending),
+      },
       viewer: {
         role: standing.isAdmin ? "admin" : standing.canManage ? "app-admin" : "member",
         canManage: standing.canManage,
@@ -461,16 +475,17 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         }
         const sub = await r.tenantSubscription(org.id, new Date(at));
         const used = await r.countMembers(org.slug);
-        if (!sub || sub.seats === null) {
+        const limit = seatLimit(sub);
+        if (limit === null) {
           throw new ServiceError(
             "NO_SEATS",
             "Your organisation has no plan yet: buy seats first (Plan and seats on the Business dashboard), then invite your colleagues.",
           );
         }
-        if (used + pending.length >= sub.seats) {
+        if (used + pending.length >= limit) {
           throw new ServiceError(
             "NO_SEATS",
-            `All ${sub.seats} seats are taken (${used} members, ${pending.length} pending invitations): remove a member, cancel an invitation or add seats first.`,
+            `All ${limit} seats are taken (${used} members, ${pending.length} pending invitations): remove a member, cancel an invitation or add seats first.`,
           );
         }
         return r.createInvitation({
@@ -569,13 +584,14 @@ export function createOrganizationsService(deps: OrganizationsDeps) {
         if (!(await r.isMember(org.slug, userId))) {
           const sub = await r.tenantSubscription(org.id, new Date(now()));
           const used = await r.countMembers(org.slug);
-          if (!sub || sub.seats === null) {
+          const limit = seatLimit(sub);
+          if (limit === null) {
             throw new ServiceError(
               "NO_SEATS",
               `${org.name} has no active plan, so it cannot take members now. Ask its administrator to buy seats, then open the invitation again.`,
             );
           }
-          if (used >= sub.seats) {
+          if (used >= limit) {
             throw new ServiceError(
               "NO_SEATS",
               `${org.name} has no free seat for you: its seats were reduced after you were invited. Ask its administrator to add a seat or free one, then open the invitation again.`,
