@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import { BadSignatureError, NotFoundError } from "../../errors.ts";
+import { BadSignatureError, ConflictError, NotFoundError } from "../../errors.ts";
 import { createSubscriptionsRepo, type UserSubscription } from "../subscriptions/subscriptions.repo.ts";
+import { ownerKeyOf } from "./billing.repo.ts";
 import type {
   BillingInterval,
   BillingProvider,
@@ -105,10 +106,46 @@ export function createManualProvider(deps: ManualProviderDeps): ManualProvider {
     return row && row.providerSubscriptionId === null && row.source !== "stripe" ? row : null;
   }
 
+  /**
+   * The state of the row, with what a provider knows besides the row: the owner's customer id
+   * (billing_customer, saved when the checkout started) and the checkout it was bought through
+   * (`msub_<checkout id>`; an older row's `msub_<row id>` names no checkout).
+   */
   async function current(providerSubscriptionId: string): Promise<ProviderSubscriptionState> {
     const row = await rowOf(providerSubscriptionId);
     if (!row) throw new NotFoundError("subscription", providerSubscriptionId);
-    return stateOfManualRow(row, nowIso());
+    const state = stateOfManualRow(row, nowIso());
+    const customer = await deps.db
+      .selectFrom("billing_customer")
+      .select("providerCustomerId")
+      .where("provider", "=", "manual")
+      .where("ownerKey", "=", ownerKeyOf(row))
+      .executeTakeFirst();
+    const seed = state.providerSubscriptionId.startsWith("msub_")
+      ? state.providerSubscriptionId.slice(5)
+      : null;
+    const checkout = seed
+      ? await deps.db
+          .selectFrom("billing_checkout")
+          .select("id")
+          .where("id", "=", seed)
+          .where("provider", "=", "manual")
+          .executeTakeFirst()
+      : undefined;
+    return {
+      ...state,
+      providerCustomerId: customer?.providerCustomerId ?? null,
+      checkoutId: checkout?.id ?? null,
+    };
+  }
+
+  /** A live subscription's state; an ended one can't be changed, cancelled or resumed. */
+  async function live(providerSubscriptionId: string): Promise<ProviderSubscriptionState> {
+    const state = await current(providerSubscriptionId);
+    if (state.status === "canceled" || state.status === "expired") {
+      throw new ConflictError("This subscription has ended: start a new one from /pricing.");
+    }
+    return state;
   }
 
   return {
@@ -147,7 +184,7 @@ export function createManualProvider(deps: ManualProviderDeps): ManualProvider {
     fetchSubscription: current,
 
     async changeSubscription(input) {
-      const state = await current(input.providerSubscriptionId);
+      const state = await live(input.providerSubscriptionId);
       // A downgrade waits for the period end: the state holds until then (the pending change is
       // the billing service's bookkeeping).
       if (input.when === "period_end") return state;
@@ -165,12 +202,12 @@ export function createManualProvider(deps: ManualProviderDeps): ManualProvider {
     },
 
     async cancelAtPeriodEnd(providerSubscriptionId) {
-      const state = await current(providerSubscriptionId);
+      const state = await live(providerSubscriptionId);
       return { ...state, cancelAtPeriodEnd: true, canceledAt: state.periodEnd };
     },
 
     async resume(providerSubscriptionId) {
-      const state = await current(providerSubscriptionId);
+      const state = await live(providerSubscriptionId);
       return { ...state, cancelAtPeriodEnd: false, canceledAt: null };
     },
 
