@@ -26,6 +26,7 @@ import type { Runtime } from "../runtime.ts";
 import {
   actorHeaders,
   fail,
+  personHandler,
   readJsonObject,
   readLimited,
   refuseForeignOrigin,
@@ -46,35 +47,14 @@ type BillingDeps = Pick<Runtime, "env" | "logger" | "identity"> & {
 export function registerBillingApi(app: AnyHono, runtime: BillingDeps): void {
   const billing = () => runtime.services.billing;
 
-  const handle =
-    (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates: boolean }) =>
-    async (c: Context) => {
-      c.header("Cache-Control", "no-store");
-      const credentialed =
-        c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
-      if (opts.mutates && !credentialed) {
-        // A cookie (or nothing) authenticates this request: only this app's pages may send it.
-        const refused = refuseForeignOrigin(c, runtime);
-        if (refused) return refused;
-      }
-      try {
-        const result = await runtime.identity.resolveActor(actorHeaders(c));
-        if (!result.ok) {
-          if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-          return fail(c, result.status, result.code, result.message);
-        }
-        const { actor } = result;
-        if (actor.kind === "api-key" || actor.kind === "service") {
-          throw new ForbiddenError(
-            "Subscriptions belong to a person: use a signed-in session or an ID token, not an API key or service token.",
-          );
-        }
-        if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in to manage your plan.");
-        return await fn(c, actor);
-      } catch (error) {
-        return sendError(c, error, runtime.logger, "billing request failed");
-      }
-    };
+  const handle = (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates: boolean }) =>
+    personHandler(runtime, fn, {
+      mutates: opts.mutates,
+      signIn: "Sign in to manage your plan.",
+      notAPerson:
+        "Subscriptions belong to a person: use a signed-in session or an ID token, not an API key or service token.",
+      logMessage: "billing request failed",
+    });
   const read = (fn: (c: Context, actor: Actor) => Promise<Response>) => handle(fn, { mutates: false });
   const write = (fn: (c: Context, actor: Actor, body: Record<string, unknown>) => Promise<Response>) =>
     handle(async (c, actor) => fn(c, actor, await readJsonObject(c)), { mutates: true });

@@ -21,7 +21,7 @@ import { badInputFromZod } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
-import { actorHeaders, fail, ipOf, readJsonObject, refuseForeignOrigin, sendError } from "./toolkit.ts";
+import { fail, ipOf, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -64,36 +64,15 @@ export function registerEngagementApi(
           );
         }
       }
-      const credentialed =
-        c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
-      if (opts.mutates && !credentialed) {
-        // A cookie (or nothing) authenticates this request: only this app's pages may send it.
-        const refused = refuseForeignOrigin(c, runtime);
-        if (refused) return refused;
-      }
-      try {
-        const result = await runtime.identity.resolveActor(actorHeaders(c));
-        if (!result.ok) {
-          if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-          return fail(c, result.status, result.code, result.message);
-        }
-        const { actor } = result;
-        if (actor.kind === "api-key" || actor.kind === "service") {
-          return fail(
-            c,
-            403,
-            "FORBIDDEN",
-            "Likes, shares, views and course progress belong to a person: use a signed-in session or an ID token, not an API key or service token.",
-          );
-        }
-        if (opts.personal && actor.kind === "visitor") {
-          return fail(c, 401, "UNAUTHENTICATED", `Sign in to ${opts.signInFor ?? "do this"}.`);
-        }
-        return await fn(c, actor);
-      } catch (error) {
-        return sendError(c, error, runtime.logger);
-      }
+      return person(fn, opts)(c);
     };
+  const person = (fn: (c: Context, actor: Actor) => Promise<Response>, opts: HandleOptions) =>
+    personHandler(runtime, fn, {
+      mutates: opts.mutates,
+      signIn: opts.personal ? `Sign in to ${opts.signInFor ?? "do this"}.` : null,
+      notAPerson:
+        "Likes, shares, views and course progress belong to a person: use a signed-in session or an ID token, not an API key or service token.",
+    });
 
   app.post(
     "/api/content/:idOrSlug/view",

@@ -27,6 +27,7 @@ import {
   type HandlerDeps,
   handler,
   ipOf,
+  personHandler,
   readJsonObject,
   refuseForeignOrigin,
   sendError,
@@ -61,36 +62,22 @@ export function registerOrgApi(
 
   // A person creates an organisation: a cookie session (same Origin) or a bearer ID token; API
   // keys and service tokens act for no person and are refused.
-  app.post("/api/org", async (c) => {
-    c.header("Cache-Control", "no-store");
-    const credentialed =
-      c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
-    if (!credentialed) {
-      const refused = refuseForeignOrigin(c, deps);
-      if (refused) return refused;
-    }
-    try {
-      const result = await deps.identity.resolveActor(actorHeaders(c));
-      if (!result.ok) {
-        if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
-        return fail(c, result.status, result.code, result.message);
-      }
-      const { actor } = result;
-      if (actor.kind === "api-key" || actor.kind === "service") {
-        return fail(
-          c,
-          403,
-          "FORBIDDEN",
+  app.post(
+    "/api/org",
+    personHandler(
+      deps,
+      async (c, actor) => {
+        const organization = await orgs().create(actor, await readJsonObject(c), { ip: ipOf(c) });
+        return c.json({ organization }, 201);
+      },
+      {
+        mutates: true,
+        signIn: "Sign in first.",
+        notAPerson:
           "An organisation is created by a signed-in person: use a session or an ID token, not an API key or service token.",
-        );
-      }
-      if (actor.kind === "visitor") return fail(c, 401, "UNAUTHENTICATED", "Sign in first.");
-      const organization = await orgs().create(actor, await readJsonObject(c), { ip: ipOf(c) });
-      return c.json({ organization }, 201);
-    } catch (error) {
-      return sendError(c, error, deps.logger);
-    }
-  });
+      },
+    ),
+  );
 
   app.get(
     "/api/orgs/mine",

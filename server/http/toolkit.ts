@@ -9,6 +9,7 @@
 import type { Context } from "hono";
 import type { Logger } from "pino";
 import { normaliseIp } from "../auth/client-ip.ts";
+import type { ActorResult } from "../auth/identity.ts";
 import { CLIENT_IP_HEADER } from "../auth/session-guard.ts";
 import {
   AppError,
@@ -18,6 +19,7 @@ import {
   STATUS_BY_CODE,
   UnsupportedMediaTypeError,
 } from "../errors.ts";
+import type { Actor } from "../modules/actor.ts";
 import { logRequestFailure } from "./client-abort.ts";
 
 /** Largest JSON body of the REST APIs unless an endpoint says otherwise. */
@@ -233,6 +235,57 @@ export function handler(
     }
     try {
       return await fn(c);
+    } catch (error) {
+      return sendError(c, error, deps.logger, opts.logMessage);
+    }
+  };
+}
+
+export type PersonHandlerDeps = HandlerDeps & {
+  identity: { resolveActor(headers: Headers): Promise<ActorResult> };
+};
+
+export interface PersonHandlerOptions {
+  /** A state change: a cookie-authenticated (or unauthenticated) request needs this app's Origin. */
+  mutates: boolean;
+  /** The 401 message for a visitor; null lets visitors through (a view beacon). */
+  signIn: string | null;
+  /** The 403 message for an API key or a service token, which act for no person. */
+  notAPerson: string;
+  logMessage?: string;
+}
+
+/**
+ * The wrapper of a REST route that acts for a person (their plan, their likes, their
+ * organisation): `no-store`; the Origin check on cookie writes (CSRF); the caller resolved once
+ * (a bad credential: its 401 or 429); API keys and service tokens refused (403); visitors refused
+ * (401) unless `signIn` is null; whatever `fn` throws mapped through `sendError`.
+ */
+export function personHandler(
+  deps: PersonHandlerDeps,
+  fn: (c: Context, actor: Actor) => Promise<Response>,
+  opts: PersonHandlerOptions,
+) {
+  return async (c: Context): Promise<Response> => {
+    c.header("Cache-Control", "no-store");
+    const credentialed =
+      c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined;
+    if (opts.mutates && !credentialed) {
+      const refused = refuseForeignOrigin(c, deps);
+      if (refused) return refused;
+    }
+    try {
+      const result = await deps.identity.resolveActor(actorHeaders(c));
+      if (!result.ok) {
+        if (result.retryAfterS !== undefined) c.header("Retry-After", String(result.retryAfterS));
+        return fail(c, result.status, result.code, result.message);
+      }
+      const { actor } = result;
+      if (actor.kind === "api-key" || actor.kind === "service")
+        return fail(c, 403, "FORBIDDEN", opts.notAPerson);
+      if (actor.kind === "visitor" && opts.signIn !== null)
+        return fail(c, 401, "UNAUTHENTICATED", opts.signIn);
+      return await fn(c, actor);
     } catch (error) {
       return sendError(c, error, deps.logger, opts.logMessage);
     }
