@@ -20,19 +20,10 @@
  * tokens 403. Errors: the REST envelope `{error: {code, message, field?}}`.
  */
 import type { Context, Hono } from "hono";
-import { ForbiddenError, PayloadTooLargeError } from "../errors.ts";
+import { PayloadTooLargeError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
-import {
-  actorHeaders,
-  fail,
-  personHandler,
-  readJsonObject,
-  readLimited,
-  refuseForeignOrigin,
-  sendError,
-  tooLargeMessage,
-} from "./toolkit.ts";
+import { fail, personHandler, readJsonObject, readLimited, sendError, tooLargeMessage } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;

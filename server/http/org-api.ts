@@ -29,8 +29,6 @@ import {
   ipOf,
   personHandler,
   readJsonObject,
-  refuseForeignOrigin,
-  sendError,
 } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
