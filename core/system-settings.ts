@@ -32,7 +32,7 @@ export const SYSTEM_SETTINGS: readonly SettingDefinition[] = Object.freeze([
     type: "boolean",
     label: "Search",
     description:
-      "Full-text search: the sidebar search box, search results pages and GET /api/search. Off: the search API answers 404 FEATURE_DISABLED and the search box is gone.",
+      "Full-text search: the sidebar search box, search results pages and GET /api/search. Off: the search API answers 404 (“Search is turned off on this site.”) and the search box is gone.",
     default: true,
     featureFlag: true,
   },
