@@ -3,6 +3,8 @@
  * says which scope it needs, and one pure function decides whether an actor holds it.
  *
  * - `platform`: the whole installation — platform administrators only (app-admin, app-owner);
+ * - `owner`: the installation's running configuration (system settings and feature flags) — the
+ *   platform owner only (app-owner, the SuperAdmin role of spec §6);
  * - `organisation`: one organisation's own members and figures — an organisation admin
  *   (`org-<slug>-admin`) for its organisations, a platform administrator for every one.
  *
@@ -10,16 +12,17 @@
  * permissions); the scope is what keeps them inside their organisation. Deny by default: an
  * unknown operation or scope is refused.
  */
-import { adminScopeOrgs, isPlatformAdmin } from "./groups.ts";
+import { APP_OWNER_GROUP, adminScopeOrgs, isPlatformAdmin } from "./groups.ts";
 import { hasPermission, type Permission } from "./roles.ts";
 
-export const ADMIN_SCOPES = ["platform", "organisation"] as const;
+export const ADMIN_SCOPES = ["platform", "owner", "organisation"] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
 /** True when `groups` hold `scope` (see the file comment); anything else is false. */
 export function hasAdminScope(groups: readonly string[], scope: AdminScope): boolean {
   if (!Array.isArray(groups)) return false;
   if (scope === "platform") return isPlatformAdmin(groups);
+  if (scope === "owner") return groups.includes(APP_OWNER_GROUP);
   if (scope === "organisation") return isPlatformAdmin(groups) || (adminScopeOrgs(groups) ?? []).length > 0;
   return false;
 }
@@ -27,6 +30,7 @@ export function hasAdminScope(groups: readonly string[], scope: AdminScope): boo
 /** Who a scope is for, worded for people (403 messages and screens). */
 export const ADMIN_SCOPE_HOLDERS: Readonly<Record<AdminScope, string>> = Object.freeze({
   platform: "a platform administrator (app-admin or app-owner)",
+  owner: "the platform owner (app-owner)",
   organisation: "an organisation administrator or a platform administrator",
 });
 
@@ -70,6 +74,16 @@ export const ADMIN_OPERATIONS = Object.freeze({
     scope: "platform",
     permission: "admin:write",
     label: "manage the plans and their prices",
+  },
+  "settings.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "see the system settings and feature flags",
+  },
+  "settings.manage": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "change the system settings and feature flags",
   },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {

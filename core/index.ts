@@ -22,4 +22,5 @@ export * from "./routes.ts";
 export * from "./session.ts";
 export * from "./sidebar.ts";
 export * from "./staff-mfa.ts";
+export * from "./system-settings.ts";
 export * from "./tiers.ts";

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import pino, { type Logger } from "pino";
-import type { UserContext } from "../core/index.ts";
+import { defaultSettings, featureFlagsOf, type UserContext } from "../core/index.ts";
 import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
 import { claimsForUser, createIdentity, type Identity } from "./auth/identity.ts";
@@ -36,6 +36,7 @@ import { createRepositorySync } from "./modules/repositories/repository-sync.ts"
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
@@ -144,11 +145,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     });
     // Debug mode is chosen on the client (`?debug=true` or the stored flag); the server reports
     // itself in debug only outside production.
-    const featureFlags = {
+    // The other flags are system settings (core/system-settings.ts): stored in the database, and
+    // written into this object in place by the settings service whenever any process changes them.
+    const featureFlags: Record<string, boolean> = {
       debugMode: env.NODE_ENV !== "production",
-      search: true,
-      comments: false,
-      repositoryBrowser: true,
+      ...featureFlagsOf(defaultSettings()),
     };
     const tokens = createTokenService({ db: database.db, secret, issuer: baseURL, now: authSecurity.now });
     const apiKeys = createApiKeyService({ db: database.db, secret, now: authSecurity.now });
@@ -199,6 +200,30 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       logger,
     });
 
+    const configuration = [
+      {
+        name: "database",
+        value: database.dialect === "postgres" ? "postgresql (DATABASE_URL)" : "sqlite file",
+      },
+      { name: "storage", value: env.STORAGE_URL?.startsWith("s3://") ? "s3-compatible" : "local disk" },
+      { name: "mail", value: env.SMTP_URL ? "smtp" : "outbox files" },
+      { name: "sms", value: sms.kind === "sns" ? "amazon sns" : "outbox files" },
+      { name: "authSecret", value: env.AUTH_SECRET ? "set by AUTH_SECRET" : "generated in data folder" },
+      { name: "publicUrl", value: env.PUBLIC_URL ? "set" : "derived from HOST and PORT" },
+      { name: "trustProxy", value: env.TRUST_PROXY === "1" ? "on" : "off" },
+      { name: "demoSeed", value: env.SEED_DEMO === "1" ? "on" : "off" },
+    ];
+    const settings = createSettingsService({
+      db: database.db,
+      flags: featureFlags,
+      environment: [
+        { name: "environment", value: env.NODE_ENV },
+        { name: "debugMode", value: featureFlags.debugMode ? "on (not production)" : "off (production)" },
+        ...configuration,
+      ],
+      now: authSecurity.now,
+    });
+    await settings.reload();
     const startedAt = new Date();
     const diagnostics = createDiagnosticsService({
       version: VERSION,
@@ -211,19 +236,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       pingStorage: () => storage.ping(),
       counts: () => content.counts(),
       publicCounts: () => content.publicCounts(),
-      configuration: [
-        {
-          name: "database",
-          value: database.dialect === "postgres" ? "postgresql (DATABASE_URL)" : "sqlite file",
-        },
-        { name: "storage", value: env.STORAGE_URL?.startsWith("s3://") ? "s3-compatible" : "local disk" },
-        { name: "mail", value: env.SMTP_URL ? "smtp" : "outbox files" },
-        { name: "sms", value: sms.kind === "sns" ? "amazon sns" : "outbox files" },
-        { name: "authSecret", value: env.AUTH_SECRET ? "set by AUTH_SECRET" : "generated in data folder" },
-        { name: "publicUrl", value: env.PUBLIC_URL ? "set" : "derived from HOST and PORT" },
-        { name: "trustProxy", value: env.TRUST_PROXY === "1" ? "on" : "off" },
-        { name: "demoSeed", value: env.SEED_DEMO === "1" ? "on" : "off" },
-      ],
+      configuration,
     });
 
     const services: AppServices = {
@@ -260,8 +273,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         now: authSecurity.now,
       }),
       plans: createPlansService({ db: database.db, now: authSecurity.now }),
-      search: createSearchService({ db: database.db, indexer: searchIndexer, summarize: content.summarize }),
+      search: createSearchService({
+        db: database.db,
+        indexer: searchIndexer,
+        summarize: content.summarize,
+        enabled: () => featureFlags.search !== false,
+      }),
       contentModels,
+      settings,
       studioList: createContentStudioList({ db: database.db }),
       billing: createBillingService({
         db: database.db,
@@ -305,6 +324,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         rateLimitErrorLogged = true;
         logger.warn({ err: error }, "rate limits: the shared counters could not be updated");
       },
+    });
+
+    // Settings and feature flags changed by any process reach this one within about a second.
+    const settingsWatcher = settings.watch({
+      intervalMs: 1000,
+      onError: (error) => logger.warn({ err: error }, "settings revision check failed"),
     });
 
     const revisionWatcher = watchContentRevision(database.db, {
@@ -354,6 +379,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       }),
       close: async () => {
         revisionWatcher.stop();
+        settingsWatcher.stop();
         await contentScheduler.stop();
         await billingScheduler.stop();
         await rateLimits.close();

@@ -17,6 +17,7 @@ import type { EngagementService } from "./modules/engagement/engagement.service.
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
+import type { SettingsService } from "./modules/settings/settings.service.ts";
 import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
 import type { UsersService } from "./modules/users/users.service.ts";
@@ -71,6 +72,8 @@ export interface AppServices {
   contentModels: ContentModelServices;
   /** The content studio's management table: every item in every workflow state, writers only. */
   studioList: StudioListService;
+  /** System settings and feature flags (issue 14): platform admins read, the owner changes; live in every process. */
+  settings: SettingsService;
   /** Subscriptions and billing (decision 019): checkout, plan changes, seats, invoices, webhooks. */
   billing: BillingService;
 }

@@ -125,6 +125,21 @@ export interface MediaObjectTable {
 }
 
 /** One row (id 1) whose revision goes up on every content write (page cache invalidation). */
+/** A setting an owner changed (migration 024): `value` is JSON; absent keys take their default. */
+export interface SystemSettingTable {
+  key: string;
+  value: string;
+  updatedAt: string;
+  updatedBy: string | null;
+  version: number;
+}
+
+/** The settings revision (migration 024): one row, bumped by every settings write. */
+export interface SystemSettingRevisionTable {
+  id: number;
+  revision: number;
+}
+
 export interface ContentRevisionTable {
   id: number;
   revision: number;
@@ -687,6 +702,8 @@ export interface DB {
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
   content_revision: ContentRevisionTable;
+  system_setting: SystemSettingTable;
+  system_setting_revision: SystemSettingRevisionTable;
   content_version: ContentVersionTable;
   content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
@@ -751,4 +768,6 @@ export const TABLE_NAMES = [
   "repository_branch",
   "repository_issue",
   "repository_workflow",
+  "system_setting",
+  "system_setting_revision",
 ] as const satisfies readonly TableName[];

@@ -28,6 +28,7 @@ import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
+import { registerSettingsApi } from "./settings-api.ts";
 import { registerStudioApi } from "./studio-api.ts";
 import { registerStudioListApi } from "./studio-list-api.ts";
 import { registerStudioRenderApi } from "./studio-render-api.ts";
@@ -250,6 +251,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerOrgApi(app, runtime);
   registerBillingApi(app, runtime); // /api/billing/*, /api/admin/billing/*, the Stripe webhook
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
+  registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);

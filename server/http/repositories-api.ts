@@ -32,9 +32,12 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
 
 export function registerRepositoriesApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: Pick<Runtime, "identity"> & { services: Pick<Runtime["services"], "repositories"> },
+  runtime: Pick<Runtime, "identity"> & { services: Pick<Runtime["services"], "repositories" | "config"> },
 ) {
   app.get("/api/repositories/:slug/raw", async (c) => {
+    if (runtime.services.config.featureFlags.repositoryBrowser === false) {
+      return fail(c, 404, "NOT_FOUND", "The repository browser is turned off on this site.");
+    }
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
     if (!resolved.ok) return fail(c, resolved.status as 401 | 403 | 429, resolved.code, resolved.message);
     const { actor } = resolved;

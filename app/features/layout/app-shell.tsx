@@ -48,7 +48,11 @@ function ShellBody({ config, debug, children }: Omit<AppShellProps, "user">) {
     <>
       {isAuthenticated ? <AuthSecurityMonitor /> : null}
       <SkipLink />
-      <Sidebar productName={config.productName} tagline={config.tagline} />
+      <Sidebar
+        productName={config.productName}
+        tagline={config.tagline}
+        search={config.featureFlags.search !== false}
+      />
       <div className="flex min-h-dvh flex-col transition-[padding] duration-200 lg:pl-[var(--sidebar-expanded)] lg:collapsed:pl-[var(--sidebar-collapsed)]">
         <MobileHeader productName={config.productName} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">

@@ -326,7 +326,16 @@ function UserChip() {
   );
 }
 
-export function Sidebar({ productName, tagline }: { productName: string; tagline: string }) {
+export function Sidebar({
+  productName,
+  tagline,
+  search = true,
+}: {
+  productName: string;
+  tagline: string;
+  /** The `search` feature flag: off hides the search box. */
+  search?: boolean;
+}) {
   const { access } = useAuth();
   const { collapsed, toggleCollapsed, mobileOpen, setMobileOpen } = useSidebar();
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -394,7 +403,7 @@ export function Sidebar({ productName, tagline }: { productName: string; tagline
         </div>
 
         <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto overscroll-contain py-4">
-          <SearchBox />
+          {search ? <SearchBox /> : null}
           <nav aria-label="Main" className="space-y-5">
             {sections.map((section) => (
               <Section key={section.id} section={section} />

@@ -72,6 +72,7 @@ const param = (url: URL, name: string, max = 100) => url.searchParams.get(name)?
 /** /resources: visible repositories grouped by visible category (sortOrder), filtered and searched. */
 export async function loadRepositoryList({ context, request }: LoaderBase): Promise<RepositoryListData> {
   const services = context.get(servicesContext);
+  if (services.config.featureFlags.repositoryBrowser === false) notFound();
   const actor = context.get(actorContext);
   const url = new URL(request.url);
   const filters = {
@@ -243,6 +244,7 @@ export async function loadRepositoryPage(
   slug: string,
 ): Promise<RepositoryPageData> {
   const services = context.get(servicesContext);
+  if (services.config.featureFlags.repositoryBrowser === false) notFound();
   const actor = context.get(actorContext);
   const repositories = services.repositories;
   const url = new URL(request.url);

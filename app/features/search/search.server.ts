@@ -31,6 +31,9 @@ export async function loadSearch(
   const empty: SearchPageData = { query: term, items: [], total: 0, nextCursor: null, cursor, error: null };
   if (term === "") return empty;
   const services = context.get(servicesContext);
+  if (services.config.featureFlags.search === false) {
+    return { ...empty, total: null, error: "Search is turned off on this site." };
+  }
   const actor = context.get(actorContext);
   try {
     const result = await services.search.search(actor, {

@@ -1,5 +1,5 @@
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { KeyValueList } from "../../components/ui/card.tsx";
+import { Screen } from "../../components/screen.tsx";
+import { SystemConfigView } from "../../features/system-config/system-config-view.tsx";
 import { actorContext, servicesContext } from "../../lib/context.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
@@ -11,40 +11,16 @@ export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/system-config");
   const { context } = args;
   const services = context.get(servicesContext);
-  const d = await services.diagnostics.adminDiagnostics(context.get(actorContext));
-  return { config: services.config, flags: d.featureFlags, configuration: d.configuration };
+  return { view: await services.settings.read(context.get(actorContext)) };
 }
 
 export default function SystemConfig({ loaderData }: Route.ComponentProps) {
-  const { config, flags, configuration } = loaderData;
   return (
-    <FeatureScreen
+    <Screen
       path="/super-admin/system-config"
-      purpose="Feature flags and installation settings. Settings come from the environment at start-up; secrets are never shown."
-      coming="toggling feature flags at run time, with every change written to the audit log."
+      purpose="Feature flags and settings stored in the database: a change reaches every app process within a few seconds, without a restart, and is written to the audit log. What the environment decides is shown read-only; secrets are never shown."
     >
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Installation">
-          <KeyValueList
-            rows={[
-              ["Product name", config.productName],
-              ["Tagline", config.tagline],
-              ["Version", config.version],
-              ["Environment", config.environment],
-            ]}
-          />
-        </Panel>
-        <Panel title="Feature flags">
-          {Object.keys(flags).length > 0 ? (
-            <KeyValueList rows={Object.entries(flags).map(([k, v]) => [k, v ? "on" : "off"])} />
-          ) : (
-            <p className="text-sm text-ink-muted">No feature flags are defined.</p>
-          )}
-        </Panel>
-      </div>
-      <Panel title="Configuration (shape only)">
-        <KeyValueList rows={configuration.map((c) => [c.name, c.value])} />
-      </Panel>
-    </FeatureScreen>
+      <SystemConfigView view={loaderData.view} />
+    </Screen>
   );
 }

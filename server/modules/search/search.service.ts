@@ -12,7 +12,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
-import { BadInputError } from "../../errors.ts";
+import { BadInputError, NotFoundError } from "../../errors.ts";
 import { type Actor, requireReadScope } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import type { ContentSummary } from "../content/content.types.ts";
@@ -59,6 +59,9 @@ export interface SearchResults {
   nextCursor: string | null;
 }
 
+/** What a search answers while the `search` feature flag is off. */
+export const SEARCH_DISABLED_MESSAGE = "Search is turned off on this site.";
+
 export interface SearchService {
   search(actor: Actor, query: SearchQuery): Promise<SearchResults>;
 }
@@ -70,6 +73,8 @@ export interface SearchServiceDeps {
   indexer: SearchIndexer;
   /** Summaries with the lock flag, as the content service builds them for lists. */
   summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
+  /** The live `search` feature flag (system settings); off: every search is NOT_FOUND. Default on. */
+  enabled?: () => boolean;
 }
 
 /** A page size in 1..50 (default 20); anything else is a BadInputError. */
@@ -86,6 +91,7 @@ export function createSearchService(deps: SearchServiceDeps) {
   const content = createContentRepo(deps.db);
 
   async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
+    if (deps.enabled && !deps.enabled()) throw new NotFoundError(SEARCH_DISABLED_MESSAGE);
     requireReadScope(actor, "content:read");
     const limit = pageSize(query.limit);
     const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
