@@ -71,6 +71,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "manage the plans and their prices",
   },
+  "audit.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "read the audit log",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

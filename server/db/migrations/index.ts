@@ -23,6 +23,7 @@ import { migration as m020 } from "./020-phone-and-last-login.ts";
 import { migration as m021 } from "./021-content-studio.ts";
 import { migration as m022 } from "./022-media-details.ts";
 import { migration as m023 } from "./023-billing.ts";
+import { migration as m024 } from "./024-audit-indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "021-content-studio": m021,
   "022-media-details": m022,
   "023-billing": m023,
+  "024-audit-indexes": m024,
 };
