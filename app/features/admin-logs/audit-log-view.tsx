@@ -106,9 +106,12 @@ function FilterForm({ data }: { data: AuditLogData }) {
     label: string,
     props: { placeholder?: string; type?: string; list?: string } = {},
   ) => (
-    <label className="block min-w-0 text-sm">
-      <span className="mb-1 block font-medium text-ink">{label}</span>
+    <div className="min-w-0 text-sm">
+      <label htmlFor={`audit-${name}`} className="mb-1 block font-medium text-ink">
+        {label}
+      </label>
       <input
+        id={`audit-${name}`}
         name={name}
         defaultValue={form[name]}
         aria-invalid={invalid(name)}
@@ -117,7 +120,7 @@ function FilterForm({ data }: { data: AuditLogData }) {
         placeholder={props.placeholder}
         list={props.list}
       />
-    </label>
+    </div>
   );
   return (
     <Card className="p-4">
@@ -126,9 +129,12 @@ function FilterForm({ data }: { data: AuditLogData }) {
           {field("q", "Search", { placeholder: "action, target, person, details", type: "search" })}
           {field("actor", "Actor", { placeholder: "e-mail, user id or system" })}
           {field("action", "Actions", { placeholder: "lockout, admin_unlock", list: "audit-actions" })}
-          <label className="block min-w-0 text-sm">
-            <span className="mb-1 block font-medium text-ink">Kind</span>
+          <div className="min-w-0 text-sm">
+            <label htmlFor="audit-kind" className="mb-1 block font-medium text-ink">
+              Kind
+            </label>
             <select
+              id="audit-kind"
               name="kind"
               defaultValue={form.kind}
               aria-invalid={invalid("kind")}
@@ -141,7 +147,7 @@ function FilterForm({ data }: { data: AuditLogData }) {
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           {field("targetType", "Target type", { placeholder: "user, plan, organization" })}
           {field("targetId", "Target id")}
           {field("from", "From", { placeholder: "2026-01-31" })}
@@ -155,13 +161,20 @@ function FilterForm({ data }: { data: AuditLogData }) {
           ))}
         </datalist>
         <div className="flex flex-wrap items-end gap-3">
-          <label className="block text-sm">
-            <span className="mb-1 block font-medium text-ink">Order</span>
-            <select name="sort" defaultValue={form.sort || "newest"} className={cx(inputClass, "w-auto")}>
+          <div className="text-sm">
+            <label htmlFor="audit-sort" className="mb-1 block font-medium text-ink">
+              Order
+            </label>
+            <select
+              id="audit-sort"
+              name="sort"
+              defaultValue={form.sort || "newest"}
+              className={cx(inputClass, "w-auto")}
+            >
               <option value="newest">Newest first</option>
               <option value="oldest">Oldest first</option>
             </select>
-          </label>
+          </div>
           <button type="submit" className={buttonClass("primary")}>
             Apply filters
           </button>
