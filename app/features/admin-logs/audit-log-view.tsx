@@ -23,6 +23,15 @@ const CATEGORY_TONE: Record<AuditLogItem["category"], string> = {
   other: "bg-sunken text-ink-muted",
 };
 
+const BADGE: Record<AuditLogItem["category"], string> = {
+  security: "Security",
+  admin: "Admin",
+  billing: "Billing",
+  organisation: "Organisation",
+  account: "Account",
+  other: "Other",
+};
+
 /** UTC, the same on the server and in the browser (no hydration mismatch). */
 export function formatAuditTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
@@ -47,7 +56,9 @@ function ActorCell({ item }: { item: AuditLogItem }) {
   return (
     <span className="min-w-0">
       <span className="block text-ink">{name || email}</span>
-      {email && name ? <span className="block break-all text-xs text-ink-muted">{email}</span> : null}
+      {email && name ? (
+        <span className="block text-xs text-ink-muted [overflow-wrap:anywhere]">{email}</span>
+      ) : null}
     </span>
   );
 }
@@ -72,11 +83,13 @@ function Details({ item }: { item: AuditLogItem }) {
       <summary className="cursor-pointer text-accent-text hover:underline">
         {entries.length === 1 ? "1 detail" : `${entries.length} details`}
       </summary>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+      <dl className="mt-2 space-y-1.5 text-xs">
         {entries.map(([key, value]) => (
-          <div key={key} className="contents">
+          <div key={key} className="min-w-0">
             <dt className="font-medium text-ink-muted">{key}</dt>
-            <dd className="min-w-0 whitespace-pre-wrap break-all font-mono text-ink">{detailValue(value)}</dd>
+            <dd className="min-w-0 whitespace-pre-wrap break-words font-mono text-ink [overflow-wrap:anywhere]">
+              {detailValue(value)}
+            </dd>
           </div>
         ))}
       </dl>
@@ -89,8 +102,10 @@ function ActionBadge({ item }: { item: AuditLogItem }) {
     <span className="min-w-0">
       <span className="block font-medium text-ink">{item.label}</span>
       <span className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs">
-        <span className={cx("rounded px-1.5 py-0.5 font-medium", CATEGORY_TONE[item.category])}>
-          {AUDIT_CATEGORY_LABELS[item.category]}
+        <span
+          className={cx("whitespace-nowrap rounded px-1.5 py-0.5 font-medium", CATEGORY_TONE[item.category])}
+        >
+          {BADGE[item.category]}
         </span>
         <code className="break-all text-ink-subtle">{item.action}</code>
       </span>
@@ -125,9 +140,13 @@ function FilterForm({ data }: { data: AuditLogData }) {
   return (
     <Card className="p-4">
       <form method="get" className="space-y-4" aria-label="Filter the audit log">
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {field("q", "Search", { placeholder: "action, target, person, details", type: "search" })}
-          {field("actor", "Actor", { placeholder: "e-mail, user id or system" })}
+        <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+          <div className="col-span-2 sm:col-span-1">
+            {field("q", "Search", { placeholder: "action, target, person, details", type: "search" })}
+          </div>
+          <div className="col-span-2 sm:col-span-1">
+            {field("actor", "Actor", { placeholder: "e-mail, user id or system" })}
+          </div>
           {field("action", "Actions", { placeholder: "lockout, admin_unlock", list: "audit-actions" })}
           <div className="min-w-0 text-sm">
             <label htmlFor="audit-kind" className="mb-1 block font-medium text-ink">
@@ -227,7 +246,7 @@ function Rows({ items }: { items: AuditLogItem[] }) {
                 <td className="whitespace-nowrap px-4 py-3 tabular-nums text-ink-muted">
                   <time dateTime={item.at}>{formatAuditTime(item.at)}</time>
                 </td>
-                <td className="px-4 py-3">
+                <td className="min-w-44 px-4 py-3">
                   <ActorCell item={item} />
                 </td>
                 <td className="px-4 py-3">
@@ -239,7 +258,7 @@ function Rows({ items }: { items: AuditLogItem[] }) {
                 <td className="whitespace-nowrap px-4 py-3 font-mono text-xs text-ink-muted">
                   {item.ip ?? "—"}
                 </td>
-                <td className="max-w-xs px-4 py-3">
+                <td className="min-w-44 max-w-xs px-4 py-3">
                   <Details item={item} />
                 </td>
               </tr>
