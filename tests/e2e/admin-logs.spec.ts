@@ -72,6 +72,8 @@ test("an admin filters the audit log by an action and finds the row", async ({ p
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/admin/logs?action=sign_in");
   await screenshot(page, "admin-logs-390-light");
+  await page.getByRole("list", { name: "Audit events" }).scrollIntoViewIfNeeded();
+  await screenshot(page, "admin-logs-cards-390-light");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
