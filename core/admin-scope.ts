@@ -85,6 +85,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "change the system settings and feature flags",
   },
+  "audit.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "read the audit log",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

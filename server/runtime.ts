@@ -17,6 +17,7 @@ import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
+import { createAuditLogService } from "./modules/audit/audit-log.service.ts";
 import { createBillingService } from "./modules/billing/billing.service.ts";
 import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
 import { createPlansService } from "./modules/billing/plans.service.ts";
@@ -282,6 +283,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentModels,
       settings,
       studioList: createContentStudioList({ db: database.db }),
+      audit: createAuditLogService({ db: database.db }),
       billing: createBillingService({
         db: database.db,
         mailer,

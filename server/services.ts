@@ -6,6 +6,7 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { AuditLogService } from "./modules/audit/audit-log.service.ts";
 import type { BillingService } from "./modules/billing/billing.service.ts";
 import type { PlansService } from "./modules/billing/plans.service.ts";
 import type { CommentsService } from "./modules/comments/comments.service.ts";
@@ -76,4 +77,6 @@ export interface AppServices {
   settings: SettingsService;
   /** Subscriptions and billing (decision 019): checkout, plan changes, seats, invoices, webhooks. */
   billing: BillingService;
+  /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
+  audit: AuditLogService;
 }

@@ -24,6 +24,7 @@ import { migration as m021 } from "./021-content-studio.ts";
 import { migration as m022 } from "./022-media-details.ts";
 import { migration as m023 } from "./023-billing.ts";
 import { migration as m024 } from "./024-system-settings.ts";
+import { migration as m025 } from "./025-audit-indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "022-media-details": m022,
   "023-billing": m023,
   "024-system-settings": m024,
+  "025-audit-indexes": m025,
 };

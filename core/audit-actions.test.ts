@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { AUDIT_ACTIONS, auditActionLabel, auditActionsOf, auditCategory } from "./audit-actions.ts";
+
+describe("audit actions", () => {
+  it("puts sign-in events under security and admin operations under admin", () => {
+    expect(auditCategory("lockout")).toBe("security");
+    expect(auditCategory("sign_in_failure")).toBe("security");
+    expect(auditCategory("admin_unlock")).toBe("admin");
+    expect(auditCategory("subscription_updated")).toBe("billing");
+    expect(auditCategory("org_member_joined")).toBe("organisation");
+  });
+
+  it("calls unknown actions 'other' and labels them from their name", () => {
+    expect(auditCategory("role.change")).toBe("other");
+    expect(auditCategory("toString")).toBe("other");
+    expect(auditActionLabel("role.change")).toBe("Role change");
+    expect(auditActionLabel("lockout")).toBe("Account locked out");
+  });
+
+  it("lists a category's actions from the one table", () => {
+    const security = auditActionsOf("security");
+    expect(security).toContain("sign_in");
+    expect(security).not.toContain("admin_unlock");
+    expect(auditActionsOf("other")).toEqual([]);
+    const all = Object.keys(AUDIT_ACTIONS);
+    expect(new Set(all).size).toBe(all.length);
+  });
+});

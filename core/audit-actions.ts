@@ -1,0 +1,103 @@
+/**
+ * The audit log's actions (`audit_log.action`): one table giving each known action its category
+ * (security events vs admin, billing, content and account actions) and a readable label. The
+ * /admin/logs screen and `GET /api/admin/audit` filter by category with it; an action missing
+ * from the table is "other" and is labelled from its name.
+ */
+
+export const AUDIT_CATEGORIES = ["security", "admin", "billing", "organisation", "account", "other"] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
+
+export const AUDIT_CATEGORY_LABELS: Readonly<Record<AuditCategory, string>> = Object.freeze({
+  security: "Security events",
+  admin: "Admin actions",
+  billing: "Billing",
+  organisation: "Organisations",
+  account: "Account changes",
+  other: "Other",
+});
+
+export interface AuditActionInfo {
+  category: Exclude<AuditCategory, "other">;
+  label: string;
+}
+
+/** Every action the code writes today (server/auth/security-audit.ts and the services). */
+export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.freeze({
+  // Sign-in and session security (SECURITY.md §19).
+  sign_up: { category: "security", label: "Signed up" },
+  sign_in: { category: "security", label: "Signed in" },
+  sign_in_failure: { category: "security", label: "Sign-in failed" },
+  password_check_failure: { category: "security", label: "Password check failed" },
+  lockout: { category: "security", label: "Account locked out" },
+  sign_out: { category: "security", label: "Signed out" },
+  password_change: { category: "security", label: "Password changed" },
+  password_reset: { category: "security", label: "Password reset" },
+  session_revoked: { category: "security", label: "Session revoked" },
+  session_expired: { category: "security", label: "Session expired" },
+  device_mismatch: { category: "security", label: "Session used from another device" },
+  mfa_enabled: { category: "security", label: "Two-factor sign-in turned on" },
+  mfa_disabled: { category: "security", label: "Two-factor sign-in turned off" },
+  mfa_failure: { category: "security", label: "Two-factor code refused" },
+  backup_code_used: { category: "security", label: "Backup code used" },
+  backup_codes_regenerated: { category: "security", label: "Backup codes regenerated" },
+  phone_verified: { category: "security", label: "Phone number verified" },
+  token_issued: { category: "security", label: "Token issued" },
+  api_key_created: { category: "security", label: "API key created" },
+  api_key_revoked: { category: "security", label: "API key revoked" },
+  // Administration.
+  admin_unlock: { category: "admin", label: "Account unlocked by an admin" },
+  service_credential_created: { category: "admin", label: "Service credential created" },
+  service_credential_revoked: { category: "admin", label: "Service credential revoked" },
+  user_created: { category: "admin", label: "User created" },
+  user_deleted: { category: "admin", label: "User deleted" },
+  plan_created: { category: "admin", label: "Plan created" },
+  plan_updated: { category: "admin", label: "Plan updated" },
+  plan_archived: { category: "admin", label: "Plan archived" },
+  plan_restored: { category: "admin", label: "Plan restored" },
+  // Subscriptions and billing.
+  subscription_created: { category: "billing", label: "Subscription created" },
+  subscription_updated: { category: "billing", label: "Subscription updated" },
+  subscription_deleted: { category: "billing", label: "Subscription deleted" },
+  entitlement_changed: { category: "billing", label: "Plan access changed" },
+  // Organisations.
+  org_created: { category: "organisation", label: "Organisation created" },
+  org_updated: { category: "organisation", label: "Organisation updated" },
+  org_invite_sent: { category: "organisation", label: "Invitation sent" },
+  org_invite_canceled: { category: "organisation", label: "Invitation cancelled" },
+  org_member_joined: { category: "organisation", label: "Member joined" },
+  org_member_removed: { category: "organisation", label: "Member removed" },
+  // The reader's own account.
+  profile_updated: { category: "account", label: "Profile updated" },
+  avatar_updated: { category: "account", label: "Profile picture updated" },
+  data_exported: { category: "account", label: "Data exported" },
+  account_deleted: { category: "account", label: "Account deleted" },
+});
+
+function known(action: string): AuditActionInfo | undefined {
+  return Object.hasOwn(AUDIT_ACTIONS, action) ? AUDIT_ACTIONS[action] : undefined;
+}
+
+/** The category of an action; unknown actions are "other". */
+export function auditCategory(action: string): AuditCategory {
+  return known(action)?.category ?? "other";
+}
+
+/** A readable label: the table's, else the action name with separators as spaces ("role.change" → "Role change"). */
+export function auditActionLabel(action: string): string {
+  const info = known(action);
+  if (info) return info.label;
+  const words = action.replace(/[._:-]+/g, " ").trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : action;
+}
+
+/** The known actions of a category ("other" has none: it is every action not in the table). */
+export function auditActionsOf(category: AuditCategory): string[] {
+  return Object.entries(AUDIT_ACTIONS)
+    .filter(([, info]) => info.category === category)
+    .map(([action]) => action);
+}
+
+export function isAuditCategory(value: string): value is AuditCategory {
+  return (AUDIT_CATEGORIES as readonly string[]).includes(value);
+}
