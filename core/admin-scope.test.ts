@@ -15,6 +15,7 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "repositories.manage": "U M M M M S M A A M",
   "diagnostics.read": "U M M M M S M A A M",
   "plans.manage": "U M M M M S M A A M",
+  "subscriptions.manage": "U M M M M S M A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
 };

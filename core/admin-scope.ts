@@ -71,6 +71,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "manage the plans and their prices",
   },
+  "subscriptions.manage": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "list, grant, extend and cancel every subscription",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",
