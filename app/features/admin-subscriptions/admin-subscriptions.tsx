@@ -3,7 +3,7 @@
  * cancel with a confirm step and a note, and "Grant a plan". Plain forms: it all works without
  * JavaScript (React Router enhances them when it loads).
  */
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type {
   AdminSubscriptionPage,
@@ -58,17 +58,20 @@ function Select({
   value?: string;
   options: [string, string][];
 }) {
+  const id = useId();
   return (
-    <label className="block text-sm">
-      <span className="mb-1.5 block font-medium text-ink">{label}</span>
-      <select name={name} defaultValue={value ?? ""} className={inputClass}>
+    <div className="text-sm">
+      <label htmlFor={id} className="mb-1.5 block font-medium text-ink">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={inputClass}>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -170,13 +173,14 @@ function RowActions({
 }) {
   const mine = result && result.id === s.id && !result.ok ? result : null;
   if (!LIVE.has(s.status)) return <span className="text-xs text-ink-subtle">No actions: ended</span>;
+  if (s.tier === "free") return <span className="text-xs text-ink-subtle">Free: grant a plan instead</span>;
   const stripe = s.provider === "stripe";
   return (
     <div className="flex flex-col gap-2">
       {stripe ? null : (
         <details className="rounded-lg border border-line p-2" open={mine?.intent === "extend"}>
           <summary className="cursor-pointer text-sm font-medium text-accent-text">Extend…</summary>
-          <Form method="post" className="mt-2 space-y-2">
+          <Form method="post" className="mt-2 space-y-2" aria-label="Extend this subscription">
             <input type="hidden" name="intent" value="extend" />
             <input type="hidden" name="id" value={s.id} />
             <input type="hidden" name="version" value={s.version} />
@@ -210,7 +214,7 @@ function RowActions({
       )}
       <details className="rounded-lg border border-line p-2" open={mine?.intent === "cancel"}>
         <summary className="cursor-pointer text-sm font-medium text-danger-text">Cancel…</summary>
-        <Form method="post" className="mt-2 space-y-2">
+        <Form method="post" className="mt-2 space-y-2" aria-label="Cancel this subscription">
           <input type="hidden" name="intent" value="cancel" />
           <input type="hidden" name="id" value={s.id} />
           <input type="hidden" name="version" value={s.version} />
