@@ -42,6 +42,7 @@ const day = (iso: string | null) =>
 /** When the row stops granting, or renews: the words for the "Ends / renews" column. */
 function endWords(s: AdminSubscriptionView): string {
   if (!LIVE.has(s.status)) return `Ended ${day(s.canceledAt ?? s.expiresAt)}`;
+  if (s.tier === "free") return "—";
   if (s.expiresAt) return `Ends ${day(s.expiresAt)}`;
   if (s.cancelAtPeriodEnd) return `Ends ${day(s.canceledAt ?? s.periodEnd)}`;
   return s.periodEnd ? `Renews ${day(s.periodEnd)}` : "Renews";
