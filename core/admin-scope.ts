@@ -90,6 +90,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:read",
     label: "read the audit log",
   },
+  "subscriptions.manage": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "list, grant, extend and cancel every subscription",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

@@ -1,4 +1,17 @@
-import { FeatureScreen } from "../../components/feature-screen.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import {
+  adminSubscriptionsAction,
+  loadAdminSubscriptions,
+} from "../../features/admin-subscriptions/admin-subscriptions.server.ts";
+import {
+  ActionOutcome,
+  GrantForm,
+  SubscriptionFilters,
+  SubscriptionSummary,
+  SubscriptionsTable,
+} from "../../features/admin-subscriptions/admin-subscriptions.tsx";
 import { loadPendingCheckouts } from "../../features/billing/billing.server.ts";
 import { PendingCheckouts } from "../../features/billing/pending-checkouts.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
@@ -7,20 +20,44 @@ import type { Route } from "./+types/subscriptions";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/subscriptions");
 
-/** Platform scope: organisation admins get 403 (the route guard answers the same). */
+/** Platform scope: organisation admins get 403 (the route guard and the service answer the same). */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/admin/subscriptions");
-  return { pending: await loadPendingCheckouts(args) };
+  const [pending, list] = await Promise.all([loadPendingCheckouts(args), loadAdminSubscriptions(args)]);
+  return { pending, ...list };
 }
 
-export default function AdminSubscriptions({ loaderData }: Route.ComponentProps) {
+export async function action(args: Route.ActionArgs) {
+  requireScreenAccess(args, "/admin/subscriptions");
+  return adminSubscriptionsAction(args);
+}
+
+export default function AdminSubscriptions({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData ?? null;
   return (
-    <FeatureScreen
+    <Screen
       path="/admin/subscriptions"
-      purpose="Plans held by users and organisations: who is on which plan, since when, and where it came from."
-      coming="the subscription list, manual plan changes and organisation seat counts."
+      purpose="Plans held by readers and organisations: who is on which plan, until when, and where it came from. Grant, extend or cancel with a note for the audit log."
     >
+      <ActionOutcome result={result} />
       <PendingCheckouts checkouts={loaderData.pending} />
-    </FeatureScreen>
+      <GrantForm plans={loaderData.plans} result={result} />
+      <Panel title="All subscriptions">
+        <div className="space-y-4">
+          <SubscriptionFilters filters={loaderData.filters} error={loaderData.filterError} />
+          {loaderData.filterError ? (
+            <Notice tone="danger" role="alert">
+              {loaderData.filterError.message}
+            </Notice>
+          ) : null}
+          {loaderData.page ? (
+            <>
+              <SubscriptionSummary summary={loaderData.page.summary} />
+              <SubscriptionsTable page={loaderData.page} filters={loaderData.filters} result={result} />
+            </>
+          ) : null}
+        </div>
+      </Panel>
+    </Screen>
   );
 }

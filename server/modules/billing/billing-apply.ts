@@ -41,6 +41,8 @@ export interface ApplyCause {
   patch?: UserSubscriptionPatch;
   /** When the owner's tier "before" is read: just before an end that already took effect. */
   beforeAt?: string;
+  /** An administrator's note (admin grant/extend/cancel), kept in the audit row's details. */
+  note?: string;
 }
 
 export interface ApplyResult {
@@ -265,7 +267,7 @@ export function createApplier(deps: ApplyDeps) {
         userId: owner.userId,
         tier: fields.tier ?? state.planId,
         tenantId: owner.tenantId,
-        source: cause.provider,
+        source: cause.patch?.source ?? cause.provider,
         startedAt: at,
         createdAt: at,
       });
@@ -285,6 +287,7 @@ export function createApplier(deps: ApplyDeps) {
           provider: cause.provider,
           sourceEventId: cause.sourceEventId,
           subscriptionId: subscription.id,
+          ...(cause.note ? { note: cause.note } : {}),
         },
       });
       await notify(subscription, fromTier, toTier, "tier");

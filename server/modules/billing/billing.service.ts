@@ -45,6 +45,7 @@ import type {
   SubscriptionOverview,
   SubscriptionStatus,
 } from "./billing.types.ts";
+import { createBillingAdmin } from "./billing-admin.ts";
 import { type ApplyCause, createApplier, isStripeRow, planTierOf } from "./billing-apply.ts";
 import {
   changeInputSchema,
@@ -995,6 +996,9 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     /** One pass of the scheduler (billing-scheduler.ts): renewals, period ends, grace ends, expired checkouts. */
     runDue: () => sweep.runDue(),
+
+    /** Platform admins (billing-admin.ts): listSubscriptions, grant, extend, adminCancel. */
+    ...createBillingAdmin({ db, plans, applier, providerFor, now: deps.now }),
   };
 }
 
