@@ -21,6 +21,10 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "subscriptions.manage": "U M M M M S M A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
+  "users.read": "U M M M M A M A A M",
+  "users.manage": "U M M M M A M A A M",
+  "users.groups": "U M M M M A M A A M",
+  "users.delete": "U M M M M S M A A M",
 };
 
 const code = (d: ReturnType<typeof adminAccess>) =>

@@ -96,6 +96,22 @@ export const ADMIN_OPERATIONS = Object.freeze({
     label: "list, grant, extend and cancel every subscription",
   },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
+  "users.read": {
+    scope: "organisation",
+    permission: "admin:read",
+    label: "list users and open a user's page",
+  },
+  "users.manage": {
+    scope: "organisation",
+    permission: "user:manage",
+    label: "revoke sessions and API keys, reset MFA, suspend and reinstate users",
+  },
+  "users.groups": {
+    scope: "organisation",
+    permission: "user:manage",
+    label: "change users' groups (core/group-grants.ts decides which)",
+  },
+  "users.delete": { scope: "platform", permission: "user:manage", label: "delete users with their data" },
   "organisation.figures": {
     scope: "organisation",
     permission: "admin:read",
