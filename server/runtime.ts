@@ -42,6 +42,7 @@ import { createSubscriptionsService } from "./modules/subscriptions/subscription
 import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
 import { createProfileService } from "./modules/users/profile.service.ts";
 import { createUsersService } from "./modules/users/users.service.ts";
+import { createUsersAdminService } from "./modules/users-admin/users-admin.service.ts";
 import type { AppServices } from "./services.ts";
 import { createObjectStore } from "./storage/index.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
@@ -284,6 +285,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       settings,
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
+      usersAdmin: createUsersAdminService({ db: database.db, now: authSecurity.now, storage }),
       billing: createBillingService({
         db: database.db,
         mailer,

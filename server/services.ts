@@ -22,6 +22,7 @@ import type { SettingsService } from "./modules/settings/settings.service.ts";
 import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
 import type { UsersService } from "./modules/users/users.service.ts";
+import type { UsersAdminService } from "./modules/users-admin/users-admin.service.ts";
 
 export type { Actor } from "./modules/actor.ts";
 export type * from "./modules/content/content.types.ts";
@@ -79,4 +80,6 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** Users administration (/admin/users): list, user page, groups, sessions, MFA, keys, suspend, delete. */
+  usersAdmin: UsersAdminService;
 }

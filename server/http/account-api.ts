@@ -9,18 +9,30 @@
  * - DELETE /api/account/sessions/{id} → 204 (own sessions only; 404 otherwise)
  * - POST /api/account/sessions/revoke-all → 204 (every session of the user, this one included)
  * - GET  /api/account/mfa → second-factor status (see ../auth/mfa-api.ts)
- * - POST /api/admin/users/{userId}/unlock → 200 {ok:true, userId, unlocked} (permission user:manage,
+ * - POST /api/admin/users/{userId}/unlock [{note}] → 200 {ok:true, userId, unlocked} (permission user:manage,
  *        organisation scope: an organisation admin unlocks only its organisations' members)
  *
  * State-changing requests need an Origin (or Referer) of this app; nothing changes on GET.
  * Datetimes are ISO-8601 UTC. No token ever leaves the server.
  */
 import type { Context, Hono } from "hono";
+import { z } from "zod";
 import { rolesFromGroups } from "../../core/index.ts";
 import { registerMfaApi } from "../auth/mfa-api.ts";
 import { type GuardResult, securityLevel } from "../auth/session-guard.ts";
 import type { Runtime } from "../runtime.ts";
-import { actorHeaders, fail, handler, ipOf, refuseForeignOrigin } from "./toolkit.ts";
+import {
+  actorHeaders,
+  fail,
+  handler,
+  ipOf,
+  JSON_BODY_LIMIT,
+  parseJsonObject,
+  readLimited,
+  refuseForeignOrigin,
+} from "./toolkit.ts";
+
+const unlockBody = z.strictObject({ note: z.string().trim().max(500).optional() });
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
@@ -137,7 +149,18 @@ export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
     "/api/admin/users/:userId/unlock",
     handler(deps, async (c) => {
       const actor = await deps.identity.resolveSessionActor(actorHeaders(c));
-      const result = await deps.accounts.unlock(actor, c.req.param("userId") ?? "", { ip: ipOf(c) });
+      // An optional JSON body {note} (the admin's reason, kept in the audit row).
+      const bytes = await readLimited(c.req.raw, JSON_BODY_LIMIT);
+      const body = bytes && bytes.byteLength > 0 ? parseJsonObject(bytes) : {};
+      const note = unlockBody.safeParse(body);
+      if (!note.success)
+        return fail(c, 400, "BAD_USER_INPUT", "Invalid note: at most 500 characters.", {
+          note: "at most 500 characters",
+        });
+      const result = await deps.accounts.unlock(actor, c.req.param("userId") ?? "", {
+        ip: ipOf(c),
+        note: note.data.note || undefined,
+      });
       return c.json({ ok: true, ...result });
     }),
   );

@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
+import { registerAdminUsersApi } from "./admin-users-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
@@ -254,6 +255,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerBillingApi(app, runtime); // /api/billing/*, /api/admin/billing/*, the Stripe webhook
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
+  registerAdminUsersApi(app, runtime); // /api/admin/users* (admins; organisation admins: own members)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)

@@ -27,6 +27,15 @@ import {
 } from "./context.ts";
 import { forPaths, type HookTable } from "./registry.ts";
 
+export const ACCOUNT_SUSPENDED_MESSAGE =
+  "This account is suspended: an administrator has turned it off. Contact the site's administrators.";
+
+/** True when the account exists and an administrator suspended it. */
+async function isSuspended(db: Kysely<DB>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("user").select("isActive").where("id", "=", userId).executeTakeFirst();
+  return !!row && (row.isActive === false || row.isActive === 0);
+}
+
 export const SIGN_IN_PATHS = new Set(["/sign-in/email", "/sign-in/username"]);
 
 /** A sign-in attempt between the before and the after hook: what it reserved on the throttle. */
@@ -101,6 +110,13 @@ export function createSignInHooks({ db, throttle, audit, now }: SignInDeps): Hoo
       });
     }
     const newSession = ctx.context.newSession;
+    // A suspended account (isActive false, /admin/users): the right password still signs nobody
+    // in (asked only after the password check, so it reveals nothing to a guesser).
+    const userId = newSession?.user.id ?? attempt.userId;
+    if (!failed && userId && (await isSuspended(db, userId))) {
+      await db.deleteFrom("session").where("userId", "=", userId).execute();
+      throw new APIError("FORBIDDEN", { code: "ACCOUNT_SUSPENDED", message: ACCOUNT_SUSPENDED_MESSAGE });
+    }
     // Password right, second factor pending: no sign-in yet (the lockout count is not reset).
     if (!failed && newSession && (newSession.user as { twoFactorEnabled?: unknown }).twoFactorEnabled) {
       return;
