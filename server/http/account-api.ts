@@ -148,6 +148,14 @@ export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
   app.post(
     "/api/admin/users/:userId/unlock",
     handler(deps, async (c) => {
+      if (c.req.header("authorization") !== undefined || c.req.header("x-api-key") !== undefined) {
+        return fail(
+          c,
+          403,
+          "FORBIDDEN",
+          "Accounts are unlocked by a signed-in administrator: API keys and tokens are refused.",
+        );
+      }
       const actor = await deps.identity.resolveSessionActor(actorHeaders(c));
       // An optional JSON body {note} (the admin's reason, kept in the audit row).
       const bytes = await readLimited(c.req.raw, JSON_BODY_LIMIT);
