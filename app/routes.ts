@@ -47,6 +47,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/admin": "routes/admin/index.tsx",
   "/admin/overview": "routes/admin/overview.tsx",
   "/admin/users": "routes/admin/users.tsx",
+  "/admin/users/:userId": "routes/admin/user.tsx",
   "/admin/content": "routes/admin/content.tsx",
   "/admin/subscriptions": "routes/admin/subscriptions.tsx",
   "/admin/analytics": "routes/admin/analytics.tsx",

@@ -66,6 +66,7 @@ const EXPECTED: Record<string, string> = {
   "/admin": "S R R R R A R A A R",
   "/admin/overview": "S R R R R P R A A R",
   "/admin/users": "S R R R R A R A A R",
+  "/admin/users/:userId": "S R R R R A R A A R",
   "/admin/content": "S R R R R P R A A R",
   "/admin/subscriptions": "S R R R R P R A A R",
   "/admin/analytics": "S R R R R P R A A R",

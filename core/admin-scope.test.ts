@@ -96,6 +96,6 @@ describe("the route registry declares a scope on every admin screen", () => {
         .filter((r) => r.adminScope === "organisation")
         .map((r) => r.path)
         .sort(),
-    ).toEqual(["/admin", "/admin/users"]);
+    ).toEqual(["/admin", "/admin/users", "/admin/users/:userId"]);
   });
 });

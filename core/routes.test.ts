@@ -47,6 +47,7 @@ const SPEC_PATHS = [
   "/admin",
   "/admin/overview",
   "/admin/users",
+  "/admin/users/:userId",
   "/admin/content",
   "/admin/subscriptions",
   "/admin/analytics",
@@ -80,6 +81,7 @@ describe("the registry", () => {
     expect(getRoute("/admin").children?.map((r) => r.path)).toEqual([
       "/admin/overview",
       "/admin/users",
+      "/admin/users/:userId",
       "/admin/content",
       "/admin/subscriptions",
       "/admin/analytics",
@@ -109,6 +111,7 @@ describe("the registry", () => {
       "/category/:category": ["category"],
       "/content/:slug": ["slug"],
       "/content/:id/edit": ["id"],
+      "/admin/users/:userId": ["userId"],
       "/collection/:collection": ["collection"],
       "/content/*": ["*"],
       "/section/*": ["*"],
@@ -187,6 +190,7 @@ describe("the registry", () => {
       "/admin": admins,
       "/admin/overview": admins,
       "/admin/users": admins,
+      "/admin/users/:userId": admins,
       "/admin/content": admins,
       "/admin/subscriptions": admins,
       "/admin/analytics": admins,
@@ -214,7 +218,7 @@ describe("the registry", () => {
     expect(byCategory("error")).toEqual(["/403", "/404"]);
     expect(byCategory("system")).toEqual(["/admin-debug", "/health-check"]);
     expect(byCategory("super-admin")).toHaveLength(5);
-    expect(byCategory("admin")).toHaveLength(7);
+    expect(byCategory("admin")).toHaveLength(8);
   });
 
   it("is frozen", () => {
@@ -303,6 +307,7 @@ describe("matchRoute", () => {
     ["/content", "/content", {}],
     ["/create", "/create", {}],
     ["/content/abc-123/edit", "/content/:id/edit", { id: "abc-123" }],
+    ["/admin/users/u-123", "/admin/users/:userId", { userId: "u-123" }],
     ["/moderate", "/moderate", {}],
     ["/admin", "/admin", {}],
     ["/admin/overview", "/admin/overview", {}],

@@ -459,6 +459,18 @@ const REGISTRY: RouteDefinition[] = [
         "Users",
         "organisation",
       ),
+      {
+        path: "/admin/users/:userId",
+        label: "User",
+        description: "One user's account: groups, plan, sessions, lockout, MFA, API keys and events.",
+        auth: true,
+        rolesAllowed: [...ADMINS],
+        adminScope: "organisation",
+        category: "admin",
+        isDynamic: true,
+        paramNames: ["userId"],
+        icon: "User",
+      },
       adminChild("content", "Content Library", "Categories, items and their tiers.", "Library", "platform"),
       adminChild(
         "subscriptions",

@@ -138,7 +138,10 @@ function itemFor(route: RouteDefinition): SidebarItem {
 
 /** Items for the routes this user may open, in the order given. */
 function allowedItems(routes: readonly RouteDefinition[], ctx: AccessContext): SidebarItem[] {
-  return routes.filter((r) => checkRouteAccess(r, ctx, r.path).kind === "allowed").map(itemFor);
+  // Dynamic children (e.g. /admin/users/:userId) are reached from their list, never the sidebar.
+  return routes
+    .filter((r) => r.isDynamic !== true && checkRouteAccess(r, ctx, r.path).kind === "allowed")
+    .map(itemFor);
 }
 
 /**

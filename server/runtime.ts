@@ -241,6 +241,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       configuration,
     });
 
+    const accounts = createAccountService({
+      db: database.db,
+      now: authSecurity.now,
+      audit: authSecurity.audit,
+      unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
+      logger,
+    });
     const services: AppServices = {
       config: {
         productName: "Lumen Hub",
@@ -285,7 +292,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       settings,
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
-      usersAdmin: createUsersAdminService({ db: database.db, now: authSecurity.now, storage }),
+      usersAdmin: createUsersAdminService({
+        db: database.db,
+        now: authSecurity.now,
+        storage,
+        unlock: (actor, userId, meta) => accounts.unlock(actor, userId, meta),
+      }),
       billing: createBillingService({
         db: database.db,
         mailer,
@@ -374,13 +386,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
-      accounts: createAccountService({
-        db: database.db,
-        now: authSecurity.now,
-        audit: authSecurity.audit,
-        unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
-        logger,
-      }),
+      accounts,
       close: async () => {
         revisionWatcher.stop();
         settingsWatcher.stop();

@@ -1,34 +1,54 @@
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { adminFigures } from "../../features/admin/admin-figures.server.ts";
-import { OrganisationFiguresList } from "../../features/admin/organisation-figures.tsx";
+import { Panel } from "../../components/feature-screen.tsx";
+import { Screen } from "../../components/screen.tsx";
+import { Notice } from "../../components/ui/notice.tsx";
+import { loadUserList } from "../../features/admin-users/admin-users.server.ts";
+import { UserFilters, UsersTable } from "../../features/admin-users/user-list.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/users");
 
-/** Organisation scope: an organisation administrator sees its own members' count only. */
+/** Organisation scope: an organisation administrator sees and manages only its own members. */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/admin/users");
-  return { figures: await adminFigures(args.context) };
+  const deleted = new URL(args.request.url).searchParams.get("deleted");
+  return { ...(await loadUserList(args)), deleted };
 }
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
-  const { figures } = loaderData;
+  const { page, filters, filterError, groups, organisations, scopeOrgs, deleted } = loaderData;
   return (
-    <FeatureScreen
+    <Screen
       path="/admin/users"
-      purpose="Find users, change their groups and plan, confirm or suspend accounts."
-      coming="the user list with search, group and plan changes, suspension and account deletion."
+      purpose={
+        scopeOrgs === null
+          ? "Every account of the hub: find a user by the start of their e-mail, username or name, filter and sort, then open their page to change groups and plan, unlock, reset two-factor, suspend or delete."
+          : `The members of ${organisations.map((o) => o.name).join(", ") || "your organisation"}: find them, open their page to unlock, sign out, suspend or change their organisation role.`
+      }
     >
-      {figures.scope === "platform" ? (
-        <Panel title="Accounts">
-          <p className="text-3xl font-semibold tabular-nums text-ink">{figures.counts.users}</p>
-          <p className="mt-1 text-sm text-ink-muted">registered accounts</p>
-        </Panel>
-      ) : (
-        <OrganisationFiguresList organisations={figures.organisations} />
-      )}
-    </FeatureScreen>
+      {deleted ? (
+        <Notice tone="ok" role="status">
+          Deleted {deleted} and their data.
+        </Notice>
+      ) : null}
+      <Panel title="Users">
+        <div className="space-y-5">
+          <UserFilters
+            filters={filters}
+            groups={groups}
+            organisations={organisations}
+            scoped={scopeOrgs !== null}
+            error={filterError}
+          />
+          {filterError ? (
+            <Notice tone="danger" role="alert">
+              {filterError.message}
+            </Notice>
+          ) : null}
+          {page ? <UsersTable page={page} filters={filters} /> : null}
+        </div>
+      </Panel>
+    </Screen>
   );
 }

@@ -13,7 +13,7 @@
  * factors, likes, progress: cascades) and keeps the content they wrote with `authorId` null
  * (the foreign keys' ON DELETE SET NULL), so published pages do not disappear with an account.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import { type AdminOperationName, adminAccess } from "../../../core/admin-scope.ts";
 import { canChangeGroup, canManageAccount, isKnownGroup } from "../../../core/group-grants.ts";
@@ -78,6 +78,12 @@ export interface UsersAdminDeps {
   db: Kysely<DB>;
   now(): number;
   storage?: Pick<ObjectStore, "delete">;
+  /** The one unlock operation (account.service.ts `accounts.unlock`: access, scope and audit). */
+  unlock?: (
+    actor: Actor,
+    userId: string,
+    meta: { ip: string | null; note?: string },
+  ) => Promise<{ userId: string; unlocked: boolean }>;
 }
 
 interface Target {
@@ -191,6 +197,24 @@ export function createUsersAdminService(deps: UsersAdminDeps) {
         now: deps.now(),
       });
       return { items, total, page, pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) };
+    },
+
+    /** What the list's filter selects offer the caller (an organisation admin: its own only). */
+    async filterOptions(actor: Actor): Promise<{
+      scopeOrgs: string[] | null;
+      groups: string[];
+      organisations: { slug: string; name: string }[];
+    }> {
+      const { orgs } = allow(actor, "users.read");
+      let query = db.selectFrom("organization").select(["slug", "name"]).orderBy("name");
+      if (orgs !== null)
+        query = orgs.length ? query.where("slug", "in", [...orgs]) : query.where(sql<boolean>`1 = 0`);
+      const organisations = await query.execute();
+      const names = (await db.selectFrom("group").select("name").orderBy("name").execute())
+        .map((g) => g.name)
+        .filter(isKnownGroup)
+        .filter((g) => orgs === null || orgs.includes(orgSlugFromGroup(g) ?? ""));
+      return { scopeOrgs: orgs === null ? null : [...orgs], groups: names, organisations };
     },
 
     /** A user's page. */
@@ -381,6 +405,13 @@ export function createUsersAdminService(deps: UsersAdminDeps) {
           removeGroups,
         },
       };
+    },
+
+    /** Unlocks through `accounts.unlock` (the screen's form; REST: POST /api/admin/users/:id/unlock). */
+    async unlock(actor: Actor, userId: string, input: unknown, ip: string | null) {
+      if (!deps.unlock) throw new Error("unlock is not wired");
+      const data = parse(noteOnly, input);
+      return deps.unlock(actor, userId, { ip, note: data.note || undefined });
     },
 
     /** Adds and/or removes groups (core/group-grants.ts decides each one). */
