@@ -257,7 +257,7 @@ export function UsersTable({ page, filters }: { page: AdminUserPage; filters: Re
         <span className="font-semibold tabular-nums text-ink" data-testid="users-total">
           {page.total.toLocaleString("en-GB")}
         </span>{" "}
-        {page.total === 1 ? "user" : "users"} match
+        {page.total === 1 ? "user matches" : "users match"}
         {page.total > 0 ? ` · page ${page.page} of ${page.pages}` : ""}
       </p>
       {page.items.length === 0 ? (

@@ -175,7 +175,8 @@ function LockoutPanel({ user }: { user: AdminUserDetail }) {
     <Panel title="Lockout">
       {lockout.locked ? (
         <Notice tone="warn" title={`Locked out until ${when(lockout.lockedUntil)}`}>
-          Too many failed sign-in attempts ({lockout.failures} counted now). The recorded attempts are below.
+          Too many failed sign-in attempts: the recorded attempts are below. Sign-in works again by itself
+          when the lock ends, or now if you unlock it.
         </Notice>
       ) : (
         <p className="text-sm text-ink-muted" data-testid="lockout-state">

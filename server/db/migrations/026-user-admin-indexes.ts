@@ -26,7 +26,15 @@ export const migration: Migration = {
       await sql.raw(`create index "${name}" on "user" (${expression}, "id")`).execute(db);
     }
     await db.schema.createIndex("user_createdAt_idx").on("user").columns(["createdAt", "id"]).execute();
-    await db.schema.createIndex("user_lastLoginAt_idx").on("user").columns(["lastLoginAt", "id"]).execute();
+    // Last sign-in: never-signed-in accounts last when newest first (PostgreSQL sorts NULLs first
+    // going down unless the index says otherwise; SQLite puts them last already).
+    await sql
+      .raw(
+        pg
+          ? `create index "user_lastLoginAt_idx" on "user" ("lastLoginAt" desc nulls last, "id" desc)`
+          : `create index "user_lastLoginAt_idx" on "user" ("lastLoginAt", "id")`,
+      )
+      .execute(db);
     await db.schema
       .createIndex("user_group_groupName_userId_idx")
       .on("user_group")

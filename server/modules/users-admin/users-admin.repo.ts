@@ -125,7 +125,7 @@ export function createUsersAdminRepo(db: Kysely<DB>) {
       const groups = f.scopeOrgs.map((slug) => `org-${slug}`);
       conditions.push(
         groups.length
-          ? sql<SqlBool>`exists (select 1 from user_group sg where sg."userId" = u.id and sg."groupName" in (${sql.join(groups)}))`
+          ? sql<SqlBool>`u.id in (select sg."userId" from user_group sg where sg."groupName" in (${sql.join(groups)}))`
           : sql<SqlBool>`(1 = 0)`,
       );
     }
@@ -140,13 +140,13 @@ export function createUsersAdminRepo(db: Kysely<DB>) {
     if (f.group) {
       conditions.push(
         f.group === ORG_ADMIN_FILTER
-          ? sql<SqlBool>`exists (select 1 from user_group gg where gg."userId" = u.id and gg."groupName" like 'org-%-admin')`
-          : sql<SqlBool>`exists (select 1 from user_group gg where gg."userId" = u.id and gg."groupName" = ${f.group})`,
+          ? sql<SqlBool>`u.id in (select gg."userId" from user_group gg where gg."groupName" like 'org-%-admin')`
+          : sql<SqlBool>`u.id in (select gg."userId" from user_group gg where gg."groupName" = ${f.group})`,
       );
     }
     if (f.organisation) {
       conditions.push(
-        sql<SqlBool>`exists (select 1 from user_group og2 where og2."userId" = u.id and og2."groupName" = ${`org-${f.organisation}`})`,
+        sql<SqlBool>`u.id in (select og2."userId" from user_group og2 where og2."groupName" = ${`org-${f.organisation}`})`,
       );
     }
     if (f.mfa) conditions.push(sql<SqlBool>`u."twoFactorEnabled" = ${f.mfa === "on"}`);
@@ -173,10 +173,11 @@ export function createUsersAdminRepo(db: Kysely<DB>) {
       case "created":
         return sql`u."createdAt" ${d}, u.id ${d}`;
       case "lastLogin":
-        // Never signed in sorts last either way.
+        // Never signed in: first going up, last going down (SQLite's order; PostgreSQL is told so,
+        // and its index of migration 026 is declared in that order).
         return pg
-          ? sql`u."lastLoginAt" ${d} nulls last, u.id ${d}`
-          : sql`u."lastLoginAt" is null, u."lastLoginAt" ${d}, u.id ${d}`;
+          ? sql`u."lastLoginAt" ${d} ${sql.raw(dir === "desc" ? "nulls last" : "nulls first")}, u.id ${d}`
+          : sql`u."lastLoginAt" ${d}, u.id ${d}`;
       default:
         return sql`${lowered("name")} ${d}, u.id ${d}`;
     }
