@@ -4,6 +4,11 @@
  * baseline that serves the same response bytes. Prints a table and JSON. Loopback only.
  *
  * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 50).
+ *
+ * "users search" (/admin/users, issue 14): 100,000 users are added to the bench database in SQL
+ * (bench/seed-users.ts) and the list queries the users admin service runs (search, filters, sorts,
+ * deep pages, each with its total) are timed in-process: at most BENCH_USERS_RUNS runs (default
+ * 200) or 3 s per query.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +17,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { createDatabase } from "../server/db/database.ts";
+import { createUsersAdminRepo, type ListFilter } from "../server/modules/users-admin/users-admin.repo.ts";
+import { seedScaleUsers } from "./seed-users.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -44,6 +52,61 @@ const serverEnv = {
 // First start: migrate and seed the demo data (not part of the cold-start figure).
 const seeding = spawn(process.execPath, ["scripts/seed.ts"], { cwd: root, env: serverEnv, stdio: "ignore" });
 await new Promise((r) => seeding.once("exit", r));
+
+interface UsersRow {
+  query: string;
+  runs: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+}
+/** The users search at 100,000 users (see the file comment). */
+async function benchUsersSearch(): Promise<UsersRow[]> {
+  const database = createDatabase(path.join(dataDir, "app.db"));
+  try {
+    await seedScaleUsers(database.db, database.dialect, 100_000);
+    const repo = createUsersAdminRepo(database.db);
+    const base: ListFilter = {
+      scopeOrgs: null,
+      sort: "name",
+      dir: "asc",
+      offset: 0,
+      limit: 25,
+      now: Date.now(),
+    };
+    const queries: Array<[string, Partial<ListFilter>]> = [
+      ["search e-mail prefix 'person123'", { q: "person123" }],
+      ["search name prefix 'person 4'", { q: "person 4" }],
+      ["sort by name, page 1", {}],
+      ["sort by last sign-in, page 2000", { sort: "lastLogin", dir: "desc", offset: 50_000 }],
+      ["group individual-pro", { group: "individual-pro" }],
+      ["organisation admin's scope (2,000 members)", { scopeOrgs: ["scale"] }],
+      ["status suspended", { status: "suspended" }],
+      ["MFA on, newest first", { mfa: "on", sort: "created", dir: "desc" }],
+      ["tier pro (effective)", { tier: "pro" }],
+    ];
+    const maxRuns = Number(process.env.BENCH_USERS_RUNS ?? 200);
+    const rows: UsersRow[] = [];
+    for (const [name, f] of queries) {
+      const times: number[] = [];
+      let total = 0;
+      const until = performance.now() + 3_000;
+      while (times.length < maxRuns && performance.now() < until) {
+        const t0 = performance.now();
+        total = (await repo.list({ ...base, ...f })).total;
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      const at = (q: number) =>
+        Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 10) / 10;
+      rows.push({ query: name, runs: times.length, p50Ms: at(0.5), p99Ms: at(0.99), total });
+    }
+    return rows;
+  } finally {
+    await database.close();
+  }
+}
+const usersRows = await benchUsersSearch();
 const started = performance.now();
 const server = spawn(process.execPath, ["server/main.ts"], {
   cwd: root,
@@ -192,9 +255,18 @@ try {
       errors: r.errors + r.non2xx,
     })),
   );
+  console.log("\nusers search (/admin/users list queries with their total, 100,000 users, in-process)\n");
+  console.table(usersRows);
   console.log(
     JSON.stringify(
-      { coldStartMs: Math.round(coldStartMs), rssMb: Math.round(rssMb / 1024), connections, duration, rows },
+      {
+        coldStartMs: Math.round(coldStartMs),
+        rssMb: Math.round(rssMb / 1024),
+        connections,
+        duration,
+        rows,
+        usersSearch: usersRows,
+      },
       null,
       2,
     ),

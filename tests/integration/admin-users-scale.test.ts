@@ -16,49 +16,12 @@
  */
 import { type CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedScaleUsers } from "../../bench/seed-users.ts";
 import { openTestDatabase, type TestDatabase, testDialects } from "../../server/db/test-database.ts";
 import { createUsersAdminRepo, type ListFilter } from "../../server/modules/users-admin/users-admin.repo.ts";
 
 const USERS = 100_000;
 const base: ListFilter = { scopeOrgs: null, sort: "name", dir: "asc", offset: 0, limit: 25, now: Date.now() };
-
-/** Seeds `USERS` users, every 10th Pro by group, every 50th in org-scale, in one statement each. */
-export async function seedUsers(t: TestDatabase, count = USERS): Promise<void> {
-  const db = t.db;
-  const pg = t.dialect === "postgres";
-  for (const name of ["individual-free", "individual-pro", "org-scale", "org-scale-admin"]) {
-    await sql`insert into "group" (name, precedence) values (${name}, 0) on conflict do nothing`.execute(db);
-  }
-  await sql`insert into organization (id, name, slug, "createdAt") values ('org-scale-id', 'Scale Co', 'scale', ${
-    pg ? sql`now()` : sql`'2026-01-01T00:00:00.000Z'`
-  }) on conflict do nothing`.execute(db);
-  if (pg) {
-    await sql`insert into "user" (id, name, email, username, "emailVerified", "isActive", "createdAt", "updatedAt", "lastLoginAt", "twoFactorEnabled")
-      select 'su' || lpad(i::text, 6, '0'), 'Person ' || (i * 7919 % ${count}), 'person' || i || '@scale.test', 'person' || i,
-        true, i % 97 <> 0, to_timestamp(1700000000 + i * 60), to_timestamp(1700000000 + i * 60),
-        case when i % 3 = 0 then null else to_char(to_timestamp(1750000000 + (i * 7 % ${count}) * 60) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end,
-        i % 11 = 0
-      from generate_series(1, ${count}) as i`.execute(db);
-  } else {
-    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
-      insert into "user" (id, name, email, username, "emailVerified", "isActive", "createdAt", "updatedAt", "lastLoginAt", "twoFactorEnabled")
-      select 'su' || printf('%06d', i), 'Person ' || (i * 7919 % ${count}), 'person' || i || '@scale.test', 'person' || i,
-        1, i % 97 <> 0, strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'),
-        case when i % 3 = 0 then null else strftime('%Y-%m-%dT%H:%M:%fZ', 1750000000 + (i * 7 % ${count}) * 60, 'unixepoch') end,
-        i % 11 = 0
-      from n`.execute(db);
-  }
-  const at = "2026-01-01T00:00:00.000Z";
-  await sql`insert into user_group ("userId", "groupName", "createdAt")
-    select id, case when substr(id, 3) like '%0' then 'individual-pro' else 'individual-free' end, ${at} from "user" where id like 'su%'`.execute(
-    db,
-  );
-  await sql`insert into user_group ("userId", "groupName", "createdAt")
-    select id, 'org-scale', ${at} from "user" where id like 'su%' and (substr(id, 3) like '%00' or substr(id, 3) like '%50')`.execute(
-    db,
-  );
-  await sql.raw("analyze").execute(db);
-}
 
 /** The plan lines of a compiled query (SQLite: EXPLAIN QUERY PLAN details; PostgreSQL: EXPLAIN). */
 async function planOf(t: TestDatabase, query: CompiledQuery): Promise<string> {
@@ -86,7 +49,7 @@ describe.each(testDialects())("admin users list at 100,000 users (%s)", (dialect
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
     const started = Date.now();
-    await seedUsers(t);
+    await seedScaleUsers(t.db, t.dialect, USERS);
     // Seeding stays fast: bulk SQL, not the API.
     expect(Date.now() - started).toBeLessThan(60_000);
     if (dialect === "postgres") await sql`set enable_seqscan = off`.execute(t.db);
