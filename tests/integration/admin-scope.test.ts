@@ -352,7 +352,15 @@ describe.each(DIALECTS)("admin scopes (%s)", (dialect) => {
     // Keys of the installation's diagnostics, as the page's and the .data stream's JSON carry them.
     const PLATFORM_FIELDS = /"counts"|"configuration"|"routeCount"|"uptimeS"/;
     const text = async (res: Response) => (await res.text()).replace(/\\/g, "");
-    for (const path of ["/admin", "/admin.data", "/admin/users", "/admin/users.data"]) {
+    // /admin/users lists people, not counts: business@ sees Acme's members, never free@.
+    for (const path of ["/admin/users", "/admin/users.data"]) {
+      const body = await text(await page("business", path));
+      expect(body, path).toContain("Acme Learning Co.");
+      expect(body, path).toContain("business@demo.local");
+      expect(body, path).not.toContain("free@demo.local");
+      expect(await text(await page("admin", path)), path).toContain("free@demo.local");
+    }
+    for (const path of ["/admin", "/admin.data"]) {
       const res = await page("business", path);
       const body = await text(res);
       expect(res.status, path).toBe(200);
