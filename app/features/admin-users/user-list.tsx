@@ -110,7 +110,7 @@ export function UserFilters({
           Matches the beginning of the e-mail, the username or the name (not the middle), in any case.
         </p>
       </div>
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
         <Select
           label="Tier"
           name="tier"
