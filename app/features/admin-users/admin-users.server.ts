@@ -98,6 +98,15 @@ export async function loadUserList(args: Args): Promise<{
   }
 }
 
+/** True when `email` names no account (after a deletion), as far as the caller may see. */
+export async function deletedEmail(args: Args, email: string): Promise<boolean> {
+  if (email.length > 320 || !email.includes("@")) return false;
+  const services = args.context.get(servicesContext);
+  const actor = args.context.get(actorContext);
+  const page = await services.usersAdmin.list(actor, { q: email, limit: 5 }).catch(() => null);
+  return page !== null && !page.items.some((u) => u.email.toLowerCase() === email);
+}
+
 export async function loadUserDetail(
   args: Args,
   userId: string,

@@ -1,7 +1,7 @@
 import { Panel } from "../../components/feature-screen.tsx";
 import { Screen } from "../../components/screen.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
-import { loadUserList } from "../../features/admin-users/admin-users.server.ts";
+import { deletedEmail, loadUserList } from "../../features/admin-users/admin-users.server.ts";
 import { UserFilters, UsersTable } from "../../features/admin-users/user-list.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
@@ -12,8 +12,11 @@ export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/use
 /** Organisation scope: an organisation administrator sees and manages only its own members. */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/admin/users");
-  const deleted = new URL(args.request.url).searchParams.get("deleted");
-  return { ...(await loadUserList(args)), deleted };
+  const list = await loadUserList(args);
+  // The notice after a deletion names the address only when no account has it any more.
+  const asked = new URL(args.request.url).searchParams.get("deleted")?.trim().toLowerCase() ?? "";
+  const deleted = asked && (await deletedEmail(args, asked)) ? asked : null;
+  return { ...list, deleted };
 }
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
