@@ -52,7 +52,10 @@ export function Panel({
  */
 export function ChildCards({ path, only }: { path: string; only?: readonly string[] }) {
   const route = getRoute(path);
-  const children = (route.children ?? []).filter((child) => !only || only.includes(child.path));
+  // Dynamic children (e.g. /admin/users/:userId) are reached from their list, not from a card.
+  const children = (route.children ?? []).filter(
+    (child) => child.isDynamic !== true && (!only || only.includes(child.path)),
+  );
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
       {children.map((child) => (

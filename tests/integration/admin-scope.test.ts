@@ -389,6 +389,7 @@ describe.each(DIALECTS)("admin scopes (%s)", (dialect) => {
     // The sidebar and the landing page offer business@ only what it may open.
     const landing = await (await page("business", "/admin")).text();
     expect(landing).toContain('href="/admin/users"');
+    expect(landing).not.toContain("/admin/users/:userId");
     expect(landing).not.toContain('href="/admin/overview"');
     expect(await (await page("admin", "/admin")).text()).toContain('href="/admin/overview"');
   });

@@ -56,6 +56,8 @@ export function openChildPaths(context: Readonly<RouterContextProvider>, path: s
   const access = toAccessContext(context.get(userContext));
   const route = getRoute(path);
   return flattenRoutes(route.children ?? [])
-    .filter((child) => checkRouteAccess(child, access, child.path).kind === "allowed")
+    .filter(
+      (child) => child.isDynamic !== true && checkRouteAccess(child, access, child.path).kind === "allowed",
+    )
     .map((child) => child.path);
 }
