@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import type { AdminUserDetail, AdminUserPage } from "../../server/modules/users-admin/users-admin.types.ts";
 import { call, createConfirmedAccount, STRONG_PASSWORD, signInCookie } from "../helpers/auth.ts";
+import { expectConsoleError } from "../helpers/console-guard.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const API = "/api/admin/users";
@@ -439,6 +440,40 @@ describe.each(DIALECTS)("admin users API (%s)", (dialect) => {
       expect((await audit("user_reinstated", r.id))[0]!.actorId).toBe(ids.admin);
       const again = await req("/api/auth/sign-in/email", { email: r.email, password: STRONG_PASSWORD });
       expect(again.status).toBe(200);
+    });
+
+    it("runs the user page's forms: Origin checked, the same rules as the API", async () => {
+      const r = await reader("form");
+      const form = (who: string, origin: string, body: Record<string, string>) =>
+        fetch(`${server.url}/admin/users/${r.id}`, {
+          method: "POST",
+          headers: { cookie: cookies[who]!, origin, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(body).toString(),
+          redirect: "manual",
+        });
+      expectConsoleError(/origin does not match/);
+      const foreign = await form("admin", "https://evil.example", { intent: "suspend", note: "x" });
+      // Refused before the action runs (React Router's own cross-site check, or ours).
+      expect([400, 403]).toContain(foreign.status);
+      expect(await audit("user_suspended", r.id)).toHaveLength(0);
+      const outside = await form("business", server.url, { intent: "suspend" });
+      expect(outside.status).toBe(404);
+      const ok = await form("admin", server.url, { intent: "suspend", note: "from the page" });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain("Suspended: sign-in is refused");
+      const rows = await audit("user_suspended", r.id);
+      expect(rows).toHaveLength(1);
+      expect(JSON.parse(rows[0]!.details!)).toMatchObject({ note: "from the page" });
+      const refused = await form("admin", server.url, { intent: "add-group", group: "app-admin" });
+      expect(await refused.text()).toContain("Only the platform owner (app-owner)");
+      const plan = await form("admin", server.url, {
+        intent: "grant-plan",
+        email: r.email,
+        planId: "pro",
+        days: "30",
+        note: "",
+      });
+      expect(await plan.text()).toContain("a note is required");
     });
 
     it("deletes a user with their data, keeps their content without an author; never self or the last owner", async () => {
