@@ -8,6 +8,9 @@ describe("audit actions", () => {
     expect(auditCategory("admin_unlock")).toBe("admin");
     expect(auditCategory("subscription_updated")).toBe("billing");
     expect(auditCategory("org_member_joined")).toBe("organisation");
+    expect(auditCategory("subscription_granted")).toBe("billing");
+    expect(auditCategory("user_suspended")).toBe("admin");
+    expect(auditCategory("user_groups_changed")).toBe("admin");
   });
 
   it("calls unknown actions 'other' and labels them from their name", () => {

@@ -66,6 +66,10 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   subscription_updated: { category: "billing", label: "Subscription updated" },
   subscription_deleted: { category: "billing", label: "Subscription deleted" },
   entitlement_changed: { category: "billing", label: "Plan access changed" },
+  // Administrators' subscription operations (/admin/subscriptions and the user page's plan card).
+  subscription_granted: { category: "billing", label: "Plan granted by an admin" },
+  subscription_extended: { category: "billing", label: "Subscription extended by an admin" },
+  subscription_canceled: { category: "billing", label: "Subscription cancelled by an admin" },
   // Organisations.
   org_created: { category: "organisation", label: "Organisation created" },
   org_updated: { category: "organisation", label: "Organisation updated" },

@@ -112,7 +112,7 @@ test("admin@ finds a locked-out reader, sees why, unlocks them and moves them to
   await page.goto(`/admin/logs?targetId=${encodeURIComponent(userId)}`);
   const logRows = page.locator("tbody");
   await expect(logRows.getByText("Account unlocked by an admin")).toBeVisible();
-  await expect(logRows.getByText("Subscription granted")).toBeVisible();
+  await expect(logRows.getByText("Plan granted by an admin")).toBeVisible();
   await screenshot(page, "admin-users-logs-1280-light");
 
   // Dark and phone views of both screens.
