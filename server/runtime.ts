@@ -427,6 +427,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       }),
       onError: (error) => logger.warn({ err: error }, "operations: the heartbeat could not be written"),
     });
+    await heartbeatTimer.ready;
 
     return {
       env,

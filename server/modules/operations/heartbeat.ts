@@ -33,6 +33,8 @@ export interface Heartbeat {
   beat(): Promise<void>;
   /** Beats every `intervalMs` through `track` (the jobs registry). */
   start(options: { intervalMs?: number; track?: JobTrack; onError?(error: unknown): void }): {
+    /** The first beat written (or failed and reported): the process is listed from then on. */
+    ready: Promise<void>;
     stop(): Promise<void>;
   };
 }
@@ -92,9 +94,11 @@ export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
           });
       };
       tick();
+      const ready = running ?? Promise.resolve();
       const timer = setInterval(tick, options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
       timer.unref();
       return {
+        ready,
         async stop() {
           stopped = true;
           clearInterval(timer);
