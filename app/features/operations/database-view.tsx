@@ -40,7 +40,7 @@ function IntegrityOutcome({ result, by }: { result: IntegrityResult; by: string 
         ))}
       </ul>
       {result.problems.length ? (
-        <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
+        <pre className="whitespace-pre-wrap break-words rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
           {result.problems.join("\n")}
         </pre>
       ) : null}
@@ -113,13 +113,13 @@ function BackupPanel({ view }: { view: View }) {
           </p>
           <div>
             <p className="mb-1 text-xs font-medium text-ink-subtle">Back up</p>
-            <pre className="overflow-x-auto rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
+            <pre className="whitespace-pre-wrap break-all rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
               {backup.command}
             </pre>
           </div>
           <div>
             <p className="mb-1 text-xs font-medium text-ink-subtle">Restore into an empty database</p>
-            <pre className="overflow-x-auto rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
+            <pre className="whitespace-pre-wrap break-all rounded-lg border border-line bg-sunken p-3 font-mono text-xs text-ink">
               {backup.restore}
             </pre>
           </div>
@@ -149,14 +149,17 @@ function MigrationsPanel({ view }: { view: View }) {
             library's own additive migrations run after these and are not listed.
           </p>
         )}
-        <ol className="max-h-80 divide-y divide-line overflow-y-auto rounded-lg border border-line text-sm">
+        <ol
+          className="divide-y divide-line rounded-lg border border-line text-sm"
+          aria-label="Applied migrations"
+        >
           {applied.map((m) => (
             <li
               key={m.name}
               className="flex flex-wrap justify-between gap-x-4 px-3 py-2"
               data-testid="migration"
             >
-              <span className="font-mono text-ink">{m.name}</span>
+              <span className="font-mono text-xs text-ink">{m.name}</span>
               <span className="tabular-nums text-ink-muted">{formatDateTime(m.appliedAt)}</span>
             </li>
           ))}
@@ -173,9 +176,9 @@ function TablesPanel({ view }: { view: View }) {
   return (
     <Panel title={`Tables: ${view.tables.length}, ${formatBytes(view.totalBytes)} in all`}>
       <p className="mb-3 text-sm text-ink-muted">{view.sizeMethod}</p>
-      <div className="max-h-[32rem] overflow-auto">
+      <div>
         <table className="w-full text-left text-sm">
-          <thead className="sticky top-0 bg-elevated text-xs uppercase tracking-wide text-ink-subtle">
+          <thead className="text-xs uppercase tracking-wide text-ink-subtle">
             <tr>
               <th scope="col" className={thClass}>
                 Table

@@ -97,25 +97,53 @@ function outcomeBadge(job: { lastOutcome: string | null; consecutiveFailures: nu
   return <StatusBadge tone="neutral">not run yet</StatusBadge>;
 }
 
-function JobsTable({
-  jobs,
-  now,
-  across,
-}: {
-  jobs: Array<ProcessView["jobs"][number] | JobAcrossProcesses>;
-  now: string;
-  across?: boolean;
-}) {
+type AnyJob = ProcessView["jobs"][number] | JobAcrossProcesses;
+
+function failuresText(job: AnyJob, across?: boolean): string {
+  const all = across ? (job as JobAcrossProcesses) : null;
+  return `${all ? all.failuresAllProcesses : job.failures}${all && all.processes > 1 ? ` over ${all.processes} processes` : ""}`;
+}
+
+/** The jobs as cards below the xl breakpoint (the table needs the width). */
+function JobCards({ jobs, now, across }: { jobs: AnyJob[]; now: string; across?: boolean }) {
   return (
-    <div className="mt-2 overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-sm">
+    <ul className="divide-y divide-line xl:hidden">
+      {jobs.map((job) => (
+        <li key={job.name} className="space-y-1 py-3 text-sm">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-medium text-ink">{job.label}</span>
+            {outcomeBadge(job)}
+          </div>
+          <div className="font-mono text-xs text-ink-subtle">{job.name}</div>
+          <div className="text-ink-muted">
+            {formatEvery(job.intervalMs)} · {job.runs} run(s) · last {formatRelative(job.lastStartedAt, now)}{" "}
+            (took {formatMs(job.lastDurationMs)})
+            {job.intervalMs === null ? "" : ` · next ${formatRelative(job.nextRunAt, now)}`} · failures{" "}
+            {failuresText(job, across)}
+          </div>
+          {job.lastError ? (
+            <div className="break-words text-xs text-danger-text">
+              Last error {formatRelative(job.lastErrorAt, now)}: {job.lastError}
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function JobsTable({ jobs, now, across }: { jobs: AnyJob[]; now: string; across?: boolean }) {
+  return (
+    <div className="mt-2" data-testid={across ? "jobs-all" : "jobs-process"}>
+      <JobCards jobs={jobs} now={now} across={across} />
+      <table className="hidden w-full text-left text-sm xl:table">
         <thead className="text-xs uppercase tracking-wide text-ink-subtle">
           <tr>
             <th scope="col" className={thClass}>
               Job
             </th>
             <th scope="col" className={thClass}>
-              Runs
+              Schedule
             </th>
             <th scope="col" className={thClass}>
               Last run
@@ -156,10 +184,7 @@ function JobsTable({
                   {job.intervalMs === null ? "—" : formatRelative(job.nextRunAt, now)}
                 </td>
                 <td className={`${tdClass} min-w-40`}>
-                  <span className="tabular-nums">
-                    {all ? all.failuresAllProcesses : job.failures}
-                    {all && all.processes > 1 ? ` over ${all.processes} processes` : ""}
-                  </span>
+                  <span className="tabular-nums">{failuresText(job, across)}</span>
                   {job.lastError ? (
                     <div className="mt-1 break-words text-xs text-danger-text">
                       Last error {formatRelative(job.lastErrorAt, now)}: {job.lastError}
