@@ -20,10 +20,10 @@ test("owner@ sees this process, runs the integrity check and downloads a backup"
     return { currentProcessId: view.currentProcessId, pid: me.pid };
   });
   await page.reload();
-  const me = page.locator(`[data-testid="process"][data-process-id="${currentProcessId}"]`);
+  const me = page.locator(`[data-testid="process-row"][data-process-id="${currentProcessId}"]`);
   await expect(me).toBeVisible();
   await expect(me.getByText("this process", { exact: true })).toBeVisible();
-  await expect(me.getByText(`· ${pid}`)).toBeVisible();
+  await expect(me.getByText(`· pid ${pid}`)).toBeVisible();
   await expect(page.getByText("Coming in a later release")).toHaveCount(0);
   const billing = page.getByTestId("jobs-all").locator('[data-job="billing-sweep"]');
   await expect(billing).toBeVisible();

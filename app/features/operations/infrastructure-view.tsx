@@ -35,58 +35,127 @@ function useAutoRefresh(seconds: number) {
   }, [revalidator, seconds]);
 }
 
-function ProcessCard({ process, now }: { process: ProcessView; now: string }) {
-  const gone = process.status === "gone";
+function statusBadges(process: ProcessView, now: string) {
   return (
-    <li
-      className="rounded-lg border border-line p-4"
-      data-testid="process"
-      data-process-id={process.processId}
-      data-current={process.current ? "true" : undefined}
-    >
-      <div className="mb-3 flex flex-wrap items-center gap-2">
-        <span className="min-w-0 break-all font-mono text-sm text-ink">{process.processId}</span>
-        {process.current ? <StatusBadge tone="ok">this process</StatusBadge> : null}
-        {gone ? (
-          <StatusBadge tone="danger">gone · last seen {formatRelative(process.lastSeenAt, now)}</StatusBadge>
-        ) : (
-          <StatusBadge tone={process.current ? "neutral" : "ok"}>live</StatusBadge>
-        )}
-      </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3 lg:grid-cols-4">
-        {(
-          [
-            ["Host · pid", `${process.hostname} · ${process.pid}`],
-            ["Version", process.version],
-            ["Uptime", formatSeconds(process.uptimeS)],
-            ["Memory (RSS)", formatBytes(process.rssBytes)],
-            [
-              "Heap used / total",
-              `${formatBytes(process.heapUsedBytes)} / ${formatBytes(process.heapTotalBytes)}`,
-            ],
-            ["Event-loop lag p50 / p99", `${formatMs(process.lagP50Ms)} / ${formatMs(process.lagP99Ms)}`],
-            ["Requests, last minute", String(process.requestsLastMinute)],
-            [
-              "Page-cache hit rate",
-              `${formatPercent(process.pageCacheHitRate)} (${process.pageCacheHits} hits, ${process.pageCacheMisses} misses)`,
-            ],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="min-w-0">
-            <dt className="text-xs text-ink-subtle">{label}</dt>
-            <dd className="break-words tabular-nums text-ink">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {process.jobs.length ? (
-        <details className="mt-3 text-sm">
-          <summary className="cursor-pointer text-ink-muted">
-            This process's jobs ({process.jobs.length})
-          </summary>
-          <JobsTable jobs={process.jobs} now={now} />
-        </details>
-      ) : null}
-    </li>
+    <>
+      {process.current ? <StatusBadge tone="ok">this process</StatusBadge> : null}
+      {process.status === "gone" ? (
+        <StatusBadge tone="danger">gone · last seen {formatRelative(process.lastSeenAt, now)}</StatusBadge>
+      ) : (
+        <StatusBadge tone={process.current ? "neutral" : "ok"}>live</StatusBadge>
+      )}
+    </>
+  );
+}
+
+function processFigures(process: ProcessView) {
+  return {
+    memory: formatBytes(process.rssBytes),
+    heap: `heap ${formatBytes(process.heapUsedBytes)} / ${formatBytes(process.heapTotalBytes)}`,
+    lag: `${formatMs(process.lagP50Ms)} / ${formatMs(process.lagP99Ms)}`,
+    cache: formatPercent(process.pageCacheHitRate),
+    cacheDetail: `${process.pageCacheHits} hits, ${process.pageCacheMisses} misses`,
+  };
+}
+
+/** The processes as a table on wide screens. */
+function ProcessesTable({ processes, now }: { processes: ProcessView[]; now: string }) {
+  const headings = [
+    "Process",
+    "Version",
+    "Uptime",
+    "Memory (RSS)",
+    "Lag p50 / p99",
+    "Requests / min",
+    "Page-cache hits",
+  ];
+  return (
+    <table className="hidden w-full text-left text-sm xl:table">
+      <thead className="text-xs uppercase tracking-wide text-ink-subtle">
+        <tr>
+          {headings.map((h) => (
+            <th key={h} scope="col" className={thClass}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-line">
+        {processes.map((p) => {
+          const f = processFigures(p);
+          return (
+            <tr
+              key={p.processId}
+              data-testid="process-row"
+              data-process-id={p.processId}
+              className={p.status === "gone" ? "text-ink-muted" : undefined}
+            >
+              <td className={`${tdClass} min-w-56`}>
+                <div className="break-all font-mono text-xs text-ink">{p.processId}</div>
+                <div className="text-xs text-ink-subtle">
+                  {p.hostname} · pid {p.pid}
+                </div>
+                <div className="mt-1 flex flex-wrap gap-1">{statusBadges(p, now)}</div>
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>{p.version}</td>
+              <td className={`${tdClass} whitespace-nowrap tabular-nums`}>{formatSeconds(p.uptimeS)}</td>
+              <td className={`${tdClass} whitespace-nowrap tabular-nums`}>
+                {f.memory}
+                <div className="text-xs text-ink-subtle">{f.heap}</div>
+              </td>
+              <td className={`${tdClass} whitespace-nowrap tabular-nums`}>{f.lag}</td>
+              <td className={`${tdClass} tabular-nums`}>{p.requestsLastMinute}</td>
+              <td className={`${tdClass} whitespace-nowrap tabular-nums`}>
+                {f.cache}
+                <div className="text-xs text-ink-subtle">{f.cacheDetail}</div>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The processes as cards below the xl breakpoint. */
+function ProcessCards({ processes, now }: { processes: ProcessView[]; now: string }) {
+  return (
+    <ul className="space-y-3 xl:hidden">
+      {processes.map((process) => {
+        const f = processFigures(process);
+        return (
+          <li
+            key={process.processId}
+            className="rounded-lg border border-line p-4"
+            data-testid="process-card"
+            data-process-id={process.processId}
+          >
+            <div className="mb-3 flex flex-wrap items-center gap-2">
+              <span className="min-w-0 break-all font-mono text-sm text-ink">{process.processId}</span>
+              {statusBadges(process, now)}
+            </div>
+            <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
+              {(
+                [
+                  ["Host · pid", `${process.hostname} · ${process.pid}`],
+                  ["Version", process.version],
+                  ["Uptime", formatSeconds(process.uptimeS)],
+                  ["Memory (RSS)", `${f.memory} (${f.heap})`],
+                  ["Event-loop lag p50 / p99", f.lag],
+                  ["Requests, last minute", String(process.requestsLastMinute)],
+                  ["Page-cache hit rate", `${f.cache} (${f.cacheDetail})`],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label} className="min-w-0">
+                  <dt className="text-xs text-ink-subtle">{label}</dt>
+                  <dd className="break-words tabular-nums text-ink">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
@@ -221,11 +290,8 @@ export function InfrastructureView({ view }: { view: View }) {
           row is deleted after 10 minutes; a process that stops cleanly removes its row at once. Figures are
           since each process started, except lag (the last few seconds) and requests (the last minute).
         </p>
-        <ul className="space-y-3">
-          {view.processes.map((p) => (
-            <ProcessCard key={p.processId} process={p} now={now} />
-          ))}
-        </ul>
+        <ProcessesTable processes={view.processes} now={now} />
+        <ProcessCards processes={view.processes} now={now} />
       </Panel>
       <Panel title="Database and storage latency">
         <p className="mb-3 text-sm text-ink-muted">Measured from this process when the page was loaded.</p>
@@ -268,7 +334,7 @@ export function InfrastructureView({ view }: { view: View }) {
         <p className="mb-1 text-sm text-ink-muted">
           Every app process runs each of these jobs on its own timer (two processes never apply the same
           change twice). This table shows, for each job, the most recent run among the live processes, and the
-          failures added up over them; each process's own runs are under that process above. Old content views
+          failures added up over them; each process's own runs are listed below the table. Old content views
           are not a timer: they are deleted by the first view of a new day.
         </p>
         {view.jobs.length === 0 ? (
@@ -276,6 +342,17 @@ export function InfrastructureView({ view }: { view: View }) {
         ) : (
           <JobsTable jobs={view.jobs} now={now} across />
         )}
+        {view.processes
+          .filter((p) => p.status === "live" && p.jobs.length)
+          .map((p) => (
+            <details key={p.processId} className="mt-4 text-sm" data-testid="process-jobs">
+              <summary className="cursor-pointer text-ink-muted">
+                Jobs on {p.processId}
+                {p.current ? " (this process)" : ""}: {p.jobs.length}
+              </summary>
+              <JobsTable jobs={p.jobs} now={now} />
+            </details>
+          ))}
       </Panel>
     </>
   );
