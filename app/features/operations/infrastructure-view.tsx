@@ -185,8 +185,10 @@ function JobCards({ jobs, now, across }: { jobs: AnyJob[]; now: string; across?:
           </div>
           <div className="font-mono text-xs text-ink-subtle">{job.name}</div>
           <div className="text-ink-muted">
-            {formatEvery(job.intervalMs)} · {job.runs} run(s) · last {formatRelative(job.lastStartedAt, now)}{" "}
-            (took {formatMs(job.lastDurationMs)})
+            {formatEvery(job.intervalMs)} · {job.runs} run(s)
+            {job.lastStartedAt
+              ? ` · last ${formatRelative(job.lastStartedAt, now)} (took ${formatMs(job.lastDurationMs)})`
+              : ""}
             {job.intervalMs === null ? "" : ` · next ${formatRelative(job.nextRunAt, now)}`} · failures{" "}
             {failuresText(job, across)}
           </div>
@@ -334,15 +336,15 @@ export function InfrastructureView({ view }: { view: View }) {
         <p className="mb-1 text-sm text-ink-muted">
           Every app process runs each of these jobs on its own timer (two processes never apply the same
           change twice). This table shows, for each job, the most recent run among the live processes, and the
-          failures added up over them; each process's own runs are listed below the table. Old content views
-          are not a timer: they are deleted by the first view of a new day.
+          failures added up over them; with several processes, each one's own runs are listed below the table.
+          Old content views are not a timer: they are deleted by the first view of a new day.
         </p>
         {view.jobs.length === 0 ? (
           <Notice tone="warn">No live process has reported its jobs yet.</Notice>
         ) : (
           <JobsTable jobs={view.jobs} now={now} across />
         )}
-        {view.processes
+        {(live > 1 ? view.processes : [])
           .filter((p) => p.status === "live" && p.jobs.length)
           .map((p) => (
             <details key={p.processId} className="mt-4 text-sm" data-testid="process-jobs">
