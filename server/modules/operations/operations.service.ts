@@ -662,7 +662,8 @@ export function createOperationsService(deps: OperationsDeps) {
           targetType: "database",
           targetId: engine,
           ip: meta.ip ?? null,
-          details: { ok: result.ok, result: JSON.parse(JSON.stringify(result)) as Record<string, never> },
+          // The result as plain JSON (the audit details schema).
+          details: { ok: result.ok, result: JSON.parse(JSON.stringify(result)) },
         });
         return result;
       } finally {
