@@ -95,6 +95,21 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "list, grant, extend and cancel every subscription",
   },
+  "operations.read": {
+    scope: "owner",
+    permission: "admin:read",
+    label: "see the app processes, background jobs, tables and migrations of the installation",
+  },
+  "database.check": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "run a database integrity check",
+  },
+  "database.backup": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "download a database backup",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   plan_updated: { category: "admin", label: "Plan updated" },
   plan_archived: { category: "admin", label: "Plan archived" },
   plan_restored: { category: "admin", label: "Plan restored" },
+  database_integrity_checked: { category: "admin", label: "Database integrity checked" },
+  database_backup_downloaded: { category: "admin", label: "Database backup downloaded" },
   // Subscriptions and billing.
   subscription_created: { category: "billing", label: "Subscription created" },
   subscription_updated: { category: "billing", label: "Subscription updated" },

@@ -489,8 +489,13 @@ const REGISTRY: RouteDefinition[] = [
         "SlidersHorizontal",
       ),
       superChild("security", "Security", "Sessions, lockouts and security events.", "LockKeyhole"),
-      superChild("infrastructure", "Infrastructure", "Storage, mail and process health.", "Server"),
-      superChild("database", "Database", "Database engine, migrations and size.", "Database"),
+      superChild(
+        "infrastructure",
+        "Infrastructure",
+        "App processes, database and storage latency, background jobs.",
+        "Server",
+      ),
+      superChild("database", "Database", "Migrations, tables, integrity check and backup.", "Database"),
     ],
   },
   // Errors

@@ -15,6 +15,7 @@ import type { ContentModelServices } from "./modules/content/content-models.ts";
 import type { StudioListService } from "./modules/content/content-studio-list.ts";
 import type { DiagnosticsService } from "./modules/diagnostics/diagnostics.types.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
+import type { OperationsService } from "./modules/operations/operations.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
@@ -79,4 +80,6 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** Processes, jobs, migrations, tables, integrity check and backup: the platform owner only (issue 14). */
+  operations: OperationsService;
 }

@@ -134,6 +134,26 @@ export interface SystemSettingTable {
   version: number;
 }
 
+/** One app process's heartbeat (migration 030, /super-admin/infrastructure). `jobs` is JSON. */
+export interface ProcessHeartbeatTable {
+  processId: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: string;
+  lastSeenAt: string;
+  lastSeenEpoch: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  lagP50Us: number;
+  lagP99Us: number;
+  requestsLastMinute: number;
+  pageCacheHits: number;
+  pageCacheMisses: number;
+  jobs: JsonText;
+}
+
 /** The settings revision (migration 024): one row, bumped by every settings write. */
 export interface SystemSettingRevisionTable {
   id: number;
@@ -704,6 +724,7 @@ export interface DB {
   content_revision: ContentRevisionTable;
   system_setting: SystemSettingTable;
   system_setting_revision: SystemSettingRevisionTable;
+  process_heartbeat: ProcessHeartbeatTable;
   content_version: ContentVersionTable;
   content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
@@ -770,4 +791,5 @@ export const TABLE_NAMES = [
   "repository_workflow",
   "system_setting",
   "system_setting_revision",
+  "process_heartbeat",
 ] as const satisfies readonly TableName[];

@@ -20,6 +20,7 @@ import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
 import { registerMediaApi } from "./media-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
+import { registerOperationsApi } from "./operations-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
@@ -108,6 +109,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   });
 
   app.use("*", async (c, next) => {
+    runtime.processMetrics.countRequest(); // requests per minute on /super-admin/infrastructure
     // Reject paths that are not valid percent-encoding before anything parses them.
     try {
       decodeURIComponent(c.req.path);
@@ -256,6 +258,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
@@ -312,6 +315,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce.
   const pageCache = createPageCache({ ttlMs: 30_000, maxEntries: 500 });
   runtime.contentChanges.subscribe(() => pageCache.invalidate());
+  runtime.processMetrics.attachPageCache(() => pageCache.stats());
   const isAnonymousPageRequest = (c: Context) =>
     options.mode !== "development" &&
     c.req.method === "GET" &&
