@@ -6,6 +6,7 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { AnalyticsService } from "./modules/analytics/analytics.service.ts";
 import type { AuditLogService } from "./modules/audit/audit-log.service.ts";
 import type { BillingService } from "./modules/billing/billing.service.ts";
 import type { PlansService } from "./modules/billing/plans.service.ts";
@@ -79,4 +80,6 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** Analytics and the overview figures for platform administrators (/admin/analytics, /admin/overview). */
+  analytics: AnalyticsService;
 }

@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
+import { registerAnalyticsApi } from "./analytics-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
@@ -256,6 +257,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
