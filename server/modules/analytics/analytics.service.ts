@@ -109,6 +109,8 @@ export interface OverviewReport {
     action: string;
     label: string;
     actorEmail: string | null;
+    /** The account the event is about, when it is one. */
+    targetEmail: string | null;
     targetType: string | null;
     targetId: string | null;
   }[];
@@ -487,6 +489,9 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
         db
           .selectFrom("audit_log")
           .leftJoin("user", "user.id", "audit_log.actorId")
+          .leftJoin("user as target", (join) =>
+            join.onRef("target.id", "=", "audit_log.targetId").on("audit_log.targetType", "=", "user"),
+          )
           .select([
             "audit_log.id",
             "audit_log.at",
@@ -494,6 +499,7 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
             "audit_log.targetType",
             "audit_log.targetId",
             "user.email as actorEmail",
+            "target.email as targetEmail",
           ])
           .where("audit_log.action", "in", [...OVERVIEW_SECURITY_ACTIONS])
           .orderBy("audit_log.at", "desc")
@@ -536,6 +542,7 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
           action: e.action,
           label: auditActionLabel(e.action),
           actorEmail: e.actorEmail,
+          targetEmail: e.targetEmail,
           targetType: e.targetType,
           targetId: e.targetId,
         })),
