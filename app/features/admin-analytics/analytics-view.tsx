@@ -80,10 +80,12 @@ function ChartPanel({
   children: ReactNode;
 }) {
   return (
-    <Panel title={title}>
-      {empty ? <p className="mb-3 rounded-lg bg-sunken p-3 text-sm text-ink-muted">{empty}</p> : null}
-      {children}
-    </Panel>
+    <section aria-label={title} className="min-w-0">
+      <Panel title={title}>
+        {empty ? <p className="mb-3 rounded-lg bg-sunken p-3 text-sm text-ink-muted">{empty}</p> : null}
+        {children}
+      </Panel>
+    </section>
   );
 }
 

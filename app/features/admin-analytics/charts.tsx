@@ -4,6 +4,8 @@
  * variables, so they read in light and dark. Every chart is a `role="img"` with a summary for
  * screen readers and has a data table next to it (ChartFigure); charts draw after hydration
  * (they measure the page), the tables are in the server's HTML and work without JavaScript.
+ * recharts' own keyboard layer is off: the container is one image with its summary, and the
+ * table carries the values.
  */
 import { type ReactNode, useEffect, useState } from "react";
 import {
@@ -91,7 +93,7 @@ export function LinesChart({
 }) {
   return (
     <ChartArea summary={summary} height={height}>
-      <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+      <LineChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
         <CartesianGrid stroke={CHART_COLOURS.grid} strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey={x} {...axis} minTickGap={16} />
         <YAxis allowDecimals={false} {...axis} width={48} />
