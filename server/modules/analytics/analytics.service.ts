@@ -28,6 +28,7 @@ import { contentPathFor } from "../../../core/seo/urls.ts";
 import { planRank } from "../../../core/tiers.ts";
 import { dialectOf } from "../../db/dialect.ts";
 import type { DB } from "../../db/schema.ts";
+import { toBool } from "../../db/values.ts";
 import { ForbiddenError, UnauthenticatedError } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
 import { planTierOf } from "../billing/billing-apply.ts";
@@ -306,18 +307,20 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
         .executeTakeFirst(),
       db
         .selectFrom("user_subscription")
+        .leftJoin("user", "user.id", "user_subscription.userId")
         .select([
-          "id",
-          "userId",
-          "tenantId",
-          "tier",
-          "status",
-          "expiresAt",
-          "canceledAt",
-          "startedAt",
-          "createdAt",
+          "user_subscription.id",
+          "user_subscription.userId",
+          "user_subscription.tenantId",
+          "user_subscription.tier",
+          "user_subscription.status",
+          "user_subscription.expiresAt",
+          "user_subscription.canceledAt",
+          "user_subscription.startedAt",
+          "user_subscription.createdAt",
+          "user.isActive as ownerActive",
         ])
-        .where("status", "in", [...GRANTING_SUBSCRIPTION_STATUSES])
+        .where("user_subscription.status", "in", [...GRANTING_SUBSCRIPTION_STATUSES])
         .execute(),
       db
         .selectFrom("user_group")
@@ -328,22 +331,14 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
         .execute(),
       db.selectFrom("organization").select(["id", "slug"]).execute(),
     ]);
-    const active = new Set(
-      (
-        await db
-          .selectFrom("user")
-          .select("id")
-          .where("isActive", "=", true)
-          .where("id", "in", rows.length ? [...new Set(rows.map((r) => r.userId))] : [""])
-          .execute()
-      ).map((u) => u.id),
-    );
     const orgIdBySlug = new Map(orgs.map((o) => [o.slug, o.id]));
     const rowsByTenant = new Map<string, typeof rows>();
     const rowsByUser = new Map<string, typeof rows>();
     for (const row of rows) {
       if (row.tenantId) rowsByTenant.set(row.tenantId, [...(rowsByTenant.get(row.tenantId) ?? []), row]);
-      if (active.has(row.userId)) rowsByUser.set(row.userId, [...(rowsByUser.get(row.userId) ?? []), row]);
+      // Own rows count for active accounts; an organisation's rows for its active members below.
+      if (toBool(row.ownerActive ?? false))
+        rowsByUser.set(row.userId, [...(rowsByUser.get(row.userId) ?? []), row]);
     }
     const candidates = new Map<string, typeof rows>();
     for (const [userId, own] of rowsByUser) candidates.set(userId, [...own]);
