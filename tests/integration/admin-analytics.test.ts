@@ -158,7 +158,8 @@ describe.each(DIALECTS)("admin analytics API (%s)", (dialect) => {
       expect(await bot.json()).toEqual({ counted: false });
 
       // Searches: one word that finds nothing (twice), one that finds something, an e-mail address.
-      const nothing = `zq${randomUUID().slice(0, 8)}xx`;
+      // letters only: 7 or more digits would read as a phone number and not be stored
+      const nothing = `zq${Array.from({ length: 10 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("")}`;
       for (let i = 0; i < 2; i++) {
         const res = await req(`/api/search?q=${encodeURIComponent(` ${nothing.toUpperCase()} `)}`, "free");
         expect(res.status).toBe(200);
@@ -281,6 +282,27 @@ describe.each(DIALECTS)("admin analytics API (%s)", (dialect) => {
       expect(ov.securityEvents[0]).toMatchObject({ action: "sign_in_failure", label: "Sign-in failed" });
       expect(ov.topContent).toEqual(after.topContent.all);
       expect(ov.range).toMatchObject({ days: 7, to: today() });
+      expect(ov.failedSyncs).toEqual([]);
+      expect(ov.failedSyncCount).toBe(0);
+      // A repository whose last sync failed is listed, with its reason.
+      const repo = await db.selectFrom("github_repository").select(["id", "slug"]).executeTakeFirstOrThrow();
+      await db
+        .updateTable("github_repository")
+        .set({ lastSyncError: "GitHub answered 401", lastSyncErrorAt: new Date().toISOString() })
+        .where("id", "=", repo.id)
+        .execute();
+      const failing = await overview("period=7d");
+      expect(failing.failedSyncCount).toBe(1);
+      expect(failing.failedSyncs).toEqual([
+        expect.objectContaining({ id: repo.id, slug: repo.slug, error: "GitHub answered 401" }),
+      ]);
+      const glance = await (await req("/admin", "admin")).text();
+      expect(glance).toContain("Failed repository syncs");
+      await db
+        .updateTable("github_repository")
+        .set({ lastSyncError: null, lastSyncErrorAt: null })
+        .where("id", "=", repo.id)
+        .execute();
       const month = await overview("period=30d");
       expect(month.range.days).toBe(30);
       expect(month.totals.signUps).toBeGreaterThanOrEqual(ov.totals.signUps);

@@ -71,7 +71,7 @@ export default function AdminIndex({ loaderData }: Route.ComponentProps) {
             />
             <Figure
               label="Failed repository syncs"
-              value={glance.failedSyncs.length}
+              value={glance.failedSyncCount}
               to="/admin/content?tab=repositories"
               linkLabel="open the repositories"
             />

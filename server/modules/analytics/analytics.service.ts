@@ -103,7 +103,10 @@ export interface OverviewReport {
   totals: Totals;
   previousTotals: Totals;
   topContent: TopContentItem[];
+  /** Repositories whose last sync failed (the 20 most recent failures). */
   failedSyncs: { id: string; slug: string; name: string; error: string; at: string | null }[];
+  /** How many repositories' last sync failed. */
+  failedSyncCount: number;
   securityEvents: {
     id: string;
     at: string;
@@ -470,7 +473,7 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
     async overview(actor: Actor, period: OverviewPeriod, range: AnalyticsRange): Promise<OverviewReport> {
       requireAnalyticsReader(actor);
       const fromIso = startOf(range.from);
-      const [p, mix, top, syncs, events, counts] = await Promise.all([
+      const [p, mix, top, syncs, syncCount, events, counts] = await Promise.all([
         periods(range),
         tierMix(),
         topContent(range, "all"),
@@ -481,6 +484,11 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
           .orderBy("lastSyncErrorAt", "desc")
           .limit(20)
           .execute(),
+        db
+          .selectFrom("github_repository")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("lastSyncError", "is not", null)
+          .executeTakeFirst(),
         db
           .selectFrom("audit_log")
           .leftJoin("user", "user.id", "audit_log.actorId")
@@ -531,6 +539,7 @@ export function createAnalyticsService(deps: { db: Kysely<DB>; now?: () => numbe
           error: s.lastSyncError ?? "",
           at: s.lastSyncErrorAt,
         })),
+        failedSyncCount: num(syncCount?.n),
         securityEvents: events.map((e) => ({
           id: e.id,
           at: e.at,
