@@ -24,6 +24,18 @@ test("an admin reads the overview and the analytics, switches the range and expo
 }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
+  // A reader's pages never load the chart library (it is in the /admin/analytics chunk only).
+  const scripts = new Set<string>();
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname.endsWith(".js")) scripts.add(r.url());
+  });
+  await page.goto("/");
+  await page.goto(`/content/${FREE_ITEM.slug}`);
+  expect(scripts.size).toBeGreaterThan(0);
+  for (const url of scripts) {
+    const text = await (await page.request.get(url)).text(); // still a visitor: no session to leak
+    expect(text, url).not.toContain("recharts-wrapper");
+  }
   await signIn(page, "admin@demo.local", "/admin/overview");
   await hydrated(page);
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
@@ -71,6 +83,8 @@ test("an admin reads the overview and the analytics, switches the range and expo
   await expect(page).toHaveURL(/days=7$/);
   await expect(page.getByText(/\(7 days, UTC\)/)).toBeVisible();
 
+  const chartScripts = [...scripts].filter((u) => /\/assets\/analytics-/.test(u));
+  expect(chartScripts.length).toBeGreaterThan(0);
   const chart = page.getByRole("img", { name: /Views and unique readers per day/ });
   await expect(chart).toBeVisible();
   await expect(chart.locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
