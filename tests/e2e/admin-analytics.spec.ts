@@ -17,6 +17,7 @@ test.use({
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
 });
 
+const NOTHING = `zzq${Array.from({ length: 8 }, (_, i) => String.fromCharCode(97 + ((Date.now() >> i) % 26))).join("")}`;
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 test("an admin reads the overview and the analytics, switches the range and exports CSV", async ({
@@ -36,6 +37,13 @@ test("an admin reads the overview and the analytics, switches the range and expo
     const text = await (await page.request.get(url)).text(); // still a visitor: no session to leak
     expect(text, url).not.toContain("recharts-wrapper");
   }
+  // A search that finds nothing (the reader's search page) and a failed sign-in, as a visitor.
+  await page.goto(`/?search=${NOTHING}`);
+  const refused = await page.request.post("/api/auth/sign-in/email", {
+    data: { email: "basic@demo.local", password: "Not-the-passw0rd!" },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(refused.status()).toBeGreaterThanOrEqual(400);
   await signIn(page, "admin@demo.local", "/admin/overview");
   await hydrated(page);
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
@@ -63,6 +71,8 @@ test("an admin reads the overview and the analytics, switches the range and expo
   );
   await expect(page.getByRole("heading", { name: "Top content" })).toBeVisible();
   await expect(page.getByRole("link", { name: FREE_ITEM.title }).first()).toBeVisible();
+  const events = page.getByRole("region", { name: "Security events" });
+  await expect(events.getByRole("link", { name: "Sign-in failed" }).first()).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "admin-overview-1280-light");
 
@@ -99,6 +109,10 @@ test("an admin reads the overview and the analytics, switches the range and expo
   expect(Number((await todayRow.locator("td").nth(1).textContent())?.replace(/,/g, ""))).toBeGreaterThan(0);
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "admin-analytics-1280-light");
+
+  await expect(
+    page.getByRole("region", { name: "Searches with no results" }).getByRole("cell", { name: NOTHING }),
+  ).toBeVisible();
 
   const form = page.getByRole("form", { name: "Custom date range" });
   await form.getByLabel("From").fill(day(-13));

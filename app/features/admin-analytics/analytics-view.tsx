@@ -383,48 +383,52 @@ function Report({ report }: { report: AnalyticsReport }) {
         )}
       </Panel>
 
-      <Panel title="Searches with no results">
-        {report.zeroResultSearches.length === 0 ? (
-          <p className="text-sm text-ink-muted">
-            Searches that found nothing will appear here with how often they were tried, so you can see what
-            readers look for and do not find. None in this range.
-          </p>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Searches with no results in the range</caption>
-              <thead className="text-xs text-ink-muted">
-                <tr>
-                  <th scope="col" className="py-1.5 font-medium">
-                    Search
-                  </th>
-                  <th scope="col" className="py-1.5 text-right font-medium">
-                    Found nothing
-                  </th>
-                  <th scope="col" className="py-1.5 text-right font-medium">
-                    Searched
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {report.zeroResultSearches.map((s) => (
-                  <tr key={s.query}>
-                    <td className="max-w-xs truncate py-1.5 text-ink">{s.query}</td>
-                    <td className="py-1.5 text-right tabular-nums text-ink">{formatNumber(s.zeroResults)}</td>
-                    <td className="py-1.5 text-right tabular-nums text-ink-muted">
-                      {formatNumber(s.searches)}
-                    </td>
+      <section aria-label="Searches with no results">
+        <Panel title="Searches with no results">
+          {report.zeroResultSearches.length === 0 ? (
+            <p className="text-sm text-ink-muted">
+              Searches that found nothing will appear here with how often they were tried, so you can see what
+              readers look for and do not find. None in this range.
+            </p>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Searches with no results in the range</caption>
+                <thead className="text-xs text-ink-muted">
+                  <tr>
+                    <th scope="col" className="py-1.5 font-medium">
+                      Search
+                    </th>
+                    <th scope="col" className="py-1.5 text-right font-medium">
+                      Found nothing
+                    </th>
+                    <th scope="col" className="py-1.5 text-right font-medium">
+                      Searched
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <p className="mt-2 text-xs text-ink-subtle">
-          Searches are stored lowercased, per day, without who searched; texts that look like an e-mail
-          address or a phone number are not stored.
-        </p>
-      </Panel>
+                </thead>
+                <tbody className="divide-y divide-line">
+                  {report.zeroResultSearches.map((s) => (
+                    <tr key={s.query}>
+                      <td className="max-w-xs truncate py-1.5 text-ink">{s.query}</td>
+                      <td className="py-1.5 text-right tabular-nums text-ink">
+                        {formatNumber(s.zeroResults)}
+                      </td>
+                      <td className="py-1.5 text-right tabular-nums text-ink-muted">
+                        {formatNumber(s.searches)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <p className="mt-2 text-xs text-ink-subtle">
+            Searches are stored lowercased, per day, without who searched; texts that look like an e-mail
+            address or a phone number are not stored.
+          </p>
+        </Panel>
+      </section>
       <p className="text-xs text-ink-subtle">
         Generated {report.generatedAt.slice(11, 16)} UTC from recorded views, sign-ups, plan changes, course
         progress and searches.{" "}

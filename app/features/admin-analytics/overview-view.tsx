@@ -205,68 +205,70 @@ function Report({ report }: { report: OverviewReport }) {
         </Panel>
       </div>
 
-      <Panel
-        title="Security events"
-        action={
-          <Link to="/admin/logs?kind=security" className={linkClass}>
-            All security events
-          </Link>
-        }
-      >
-        <FigureGrid>
-          <Figure
-            label={`Failed sign-ins (${days} days)`}
-            value={security.sign_in_failure}
-            to="/admin/logs?action=sign_in_failure"
-            linkLabel="see the failed sign-ins"
-          />
-          <Figure
-            label={`Lockouts (${days} days)`}
-            value={security.lockout}
-            to="/admin/logs?action=lockout"
-            linkLabel="see the lockouts"
-          />
-          <Figure
-            label={`Unlocks (${days} days)`}
-            value={security.admin_unlock}
-            to="/admin/logs?action=admin_unlock"
-            linkLabel="see the unlocks"
-          />
-          <Figure
-            label={`Two-factor changes (${days} days)`}
-            value={security.mfa_enabled + security.mfa_disabled}
-            to="/admin/logs?action=mfa_enabled&action=mfa_disabled"
-            linkLabel="see the two-factor changes"
-          />
-        </FigureGrid>
-        {report.securityEvents.length === 0 ? (
-          <p className="mt-4 text-sm text-ink-muted">
-            Failed sign-ins, lockouts, unlocks and two-factor changes will be listed here as they happen.
-          </p>
-        ) : (
-          <ul className="mt-4 divide-y divide-line text-sm">
-            {report.securityEvents.map((e) => (
-              <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
-                <Link
-                  to={`/admin/logs?action=${encodeURIComponent(e.action)}`}
-                  className="font-medium text-ink hover:underline"
-                >
-                  {e.label}
-                </Link>
-                <span className="min-w-0 flex-1 truncate text-ink-muted">
-                  {e.targetEmail ?? e.actorEmail ?? ""}
-                  {e.actorEmail && e.targetEmail && e.actorEmail !== e.targetEmail
-                    ? ` (by ${e.actorEmail})`
-                    : ""}
-                </span>
-                <time dateTime={e.at} className="shrink-0 text-xs tabular-nums text-ink-subtle">
-                  {shortTime(e.at)}
-                </time>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Panel>
+      <section aria-label="Security events">
+        <Panel
+          title="Security events"
+          action={
+            <Link to="/admin/logs?kind=security" className={linkClass}>
+              All security events
+            </Link>
+          }
+        >
+          <FigureGrid>
+            <Figure
+              label={`Failed sign-ins (${days} days)`}
+              value={security.sign_in_failure}
+              to="/admin/logs?action=sign_in_failure"
+              linkLabel="see the failed sign-ins"
+            />
+            <Figure
+              label={`Lockouts (${days} days)`}
+              value={security.lockout}
+              to="/admin/logs?action=lockout"
+              linkLabel="see the lockouts"
+            />
+            <Figure
+              label={`Unlocks (${days} days)`}
+              value={security.admin_unlock}
+              to="/admin/logs?action=admin_unlock"
+              linkLabel="see the unlocks"
+            />
+            <Figure
+              label={`Two-factor changes (${days} days)`}
+              value={security.mfa_enabled + security.mfa_disabled}
+              to="/admin/logs?action=mfa_enabled&action=mfa_disabled"
+              linkLabel="see the two-factor changes"
+            />
+          </FigureGrid>
+          {report.securityEvents.length === 0 ? (
+            <p className="mt-4 text-sm text-ink-muted">
+              Failed sign-ins, lockouts, unlocks and two-factor changes will be listed here as they happen.
+            </p>
+          ) : (
+            <ul className="mt-4 divide-y divide-line text-sm">
+              {report.securityEvents.map((e) => (
+                <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+                  <Link
+                    to={`/admin/logs?action=${encodeURIComponent(e.action)}`}
+                    className="font-medium text-ink hover:underline"
+                  >
+                    {e.label}
+                  </Link>
+                  <span className="min-w-0 flex-1 truncate text-ink-muted">
+                    {e.targetEmail ?? e.actorEmail ?? ""}
+                    {e.actorEmail && e.targetEmail && e.actorEmail !== e.targetEmail
+                      ? ` (by ${e.actorEmail})`
+                      : ""}
+                  </span>
+                  <time dateTime={e.at} className="shrink-0 text-xs tabular-nums text-ink-subtle">
+                    {shortTime(e.at)}
+                  </time>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </section>
     </>
   );
 }
