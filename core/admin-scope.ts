@@ -110,6 +110,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "download a database backup",
   },
+  "analytics.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "see the platform's analytics and overview figures",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

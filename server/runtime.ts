@@ -17,6 +17,7 @@ import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
+import { createAnalyticsService } from "./modules/analytics/analytics.service.ts";
 import { createAuditLogService } from "./modules/audit/audit-log.service.ts";
 import { createBillingService } from "./modules/billing/billing.service.ts";
 import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
@@ -296,11 +297,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         indexer: searchIndexer,
         summarize: content.summarize,
         enabled: () => featureFlags.search !== false,
+        now: authSecurity.now,
+        logger,
       }),
       contentModels,
       settings,
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
+      analytics: createAnalyticsService({ db: database.db, now: authSecurity.now }),
       billing: createBillingService({
         db: database.db,
         mailer,

@@ -6,6 +6,7 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { AnalyticsService } from "./modules/analytics/analytics.service.ts";
 import type { AuditLogService } from "./modules/audit/audit-log.service.ts";
 import type { BillingService } from "./modules/billing/billing.service.ts";
 import type { PlansService } from "./modules/billing/plans.service.ts";
@@ -82,4 +83,6 @@ export interface AppServices {
   audit: AuditLogService;
   /** Processes, jobs, migrations, tables, integrity check and backup: the platform owner only (issue 14). */
   operations: OperationsService;
+  /** Analytics and the overview figures for platform administrators (/admin/analytics, /admin/overview). */
+  analytics: AnalyticsService;
 }

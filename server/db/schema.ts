@@ -700,6 +700,47 @@ export interface RepositoryWorkflowTable {
   lastRunDate: IsoText | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Analytics (migration 027): daily aggregates, no personal data
+
+export interface AnalyticsDailyTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  contentId: string;
+  /** Counted views (one per reader, item and day). */
+  views: Generated<number>;
+  visitorViews: Generated<number>;
+  freeViews: Generated<number>;
+  basicViews: Generated<number>;
+  proViews: Generated<number>;
+  enterpriseViews: Generated<number>;
+}
+
+export interface AnalyticsSiteDailyTable {
+  day: string;
+  /** Site-wide unique readers that day. */
+  readers: Generated<number>;
+  visitorReaders: Generated<number>;
+  freeReaders: Generated<number>;
+  basicReaders: Generated<number>;
+  proReaders: Generated<number>;
+  enterpriseReaders: Generated<number>;
+}
+
+export interface AnalyticsReaderDayTable {
+  day: string;
+  /** A keyed hash of the reader and the day (never the reader's id or address). */
+  readerHash: string;
+}
+
+export interface AnalyticsSearchDailyTable {
+  day: string;
+  /** The normalised search text. */
+  query: string;
+  searches: Generated<number>;
+  zeroResults: Generated<number>;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -746,6 +787,10 @@ export interface DB {
   repository_branch: RepositoryBranchTable;
   repository_issue: RepositoryIssueTable;
   repository_workflow: RepositoryWorkflowTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_site_daily: AnalyticsSiteDailyTable;
+  analytics_reader_day: AnalyticsReaderDayTable;
+  analytics_search_daily: AnalyticsSearchDailyTable;
 }
 
 export type TableName = keyof DB;
@@ -792,4 +837,8 @@ export const TABLE_NAMES = [
   "system_setting",
   "system_setting_revision",
   "process_heartbeat",
+  "analytics_daily",
+  "analytics_site_daily",
+  "analytics_reader_day",
+  "analytics_search_daily",
 ] as const satisfies readonly TableName[];

@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
+import { registerAnalyticsApi } from "./analytics-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
@@ -259,6 +260,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
   registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
+  registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);

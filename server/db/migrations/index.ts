@@ -25,6 +25,7 @@ import { migration as m022 } from "./022-media-details.ts";
 import { migration as m023 } from "./023-billing.ts";
 import { migration as m024 } from "./024-system-settings.ts";
 import { migration as m025 } from "./025-audit-indexes.ts";
+import { migration as m027 } from "./027-analytics.ts";
 import { migration as m030 } from "./030-process-heartbeat.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   "023-billing": m023,
   "024-system-settings": m024,
   "025-audit-indexes": m025,
+  "027-analytics": m027,
   "030-process-heartbeat": m030,
 };
