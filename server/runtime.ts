@@ -37,6 +37,7 @@ import { createRepositorySync } from "./modules/repositories/repository-sync.ts"
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
@@ -240,6 +241,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       configuration,
     });
 
+    const accounts = createAccountService({
+      db: database.db,
+      now: authSecurity.now,
+      audit: authSecurity.audit,
+      unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
+      logger,
+    });
+
     const services: AppServices = {
       config: {
         productName: "Lumen Hub",
@@ -284,6 +293,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       settings,
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
+      securityAdmin: createSecurityAdminService({
+        db: database.db,
+        now: authSecurity.now,
+        throttle: authSecurity.throttle,
+        accounts,
+        serviceCredentials,
+        logger,
+      }),
       billing: createBillingService({
         db: database.db,
         mailer,
@@ -372,13 +389,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
-      accounts: createAccountService({
-        db: database.db,
-        now: authSecurity.now,
-        audit: authSecurity.audit,
-        unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
-        logger,
-      }),
+      accounts,
       close: async () => {
         revisionWatcher.stop();
         settingsWatcher.stop();

@@ -18,6 +18,7 @@ import type { EngagementService } from "./modules/engagement/engagement.service.
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
+import type { SecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import type { SettingsService } from "./modules/settings/settings.service.ts";
 import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
@@ -79,4 +80,6 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** The platform owner's security console: sessions, lockouts, MFA adoption, events, service credentials. */
+  securityAdmin: SecurityAdminService;
 }

@@ -28,6 +28,7 @@ import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
+import { registerSecurityAdminApi } from "./security-admin-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
 import { registerSettingsApi } from "./settings-api.ts";
@@ -256,6 +257,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerSecurityAdminApi(app, runtime); // /api/admin/security*, service credential rotation: the platform owner
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
