@@ -403,7 +403,13 @@ export function createSecurityAdminService(deps: SecurityAdminDeps) {
       return {
         key: r.key,
         kind: prefix === "acct" ? "account" : prefix === "ip" ? "address" : "login name",
-        subject: prefix === "acct" ? (user?.email ?? `deleted account ${rest}`) : rest,
+        // name: keys are `name:<column>:<identifier>` (email:…, username:…): the identifier tried.
+        subject:
+          prefix === "acct"
+            ? (user?.email ?? `deleted account ${rest}`)
+            : prefix === "name"
+              ? rest.replace(/^[A-Za-z]+:/, "")
+              : rest,
         user,
         failures: Number(r.failures ?? 0),
         limit: prefix === "ip" ? ADDRESS_MAX_ATTEMPTS : LOGIN_MAX_ATTEMPTS,
