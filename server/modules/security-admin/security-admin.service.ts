@@ -155,6 +155,8 @@ export interface CredentialView extends ServiceCredentialInfo {
 export interface SecurityOverview {
   sessions: { active: number; users: number };
   lockouts: number;
+  /** The current locks (at most 200). */
+  lockoutList: Lockout[];
   mfa: MfaAdoption;
   policy: PasswordPolicyView;
   events: SecurityEvent[];
@@ -598,6 +600,7 @@ export function createSecurityAdminService(deps: SecurityAdminDeps) {
       return {
         sessions: { active: Number(sessions?.active ?? 0), users: Number(sessions?.users ?? 0) },
         lockouts: lockouts.length,
+        lockoutList: lockouts,
         mfa,
         policy,
         events,
