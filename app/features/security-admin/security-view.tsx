@@ -8,6 +8,7 @@
 import { Check, Copy } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Form, Link } from "react-router";
+import { auditCategory } from "../../../core/audit-actions.ts";
 import type {
   CredentialView,
   Lockout,
@@ -71,7 +72,7 @@ export function SecuritySummary({ overview }: { overview: SecurityOverview }) {
       <Stat
         label="Active sessions"
         value={overview.sessions.active}
-        detail={`${overview.sessions.users} people signed in`}
+        detail={`${overview.sessions.users} ${overview.sessions.users === 1 ? "person" : "people"} signed in`}
         href="#sessions"
       />
       <Stat
@@ -234,8 +235,8 @@ function SessionActions({ s }: { s: PlatformSession }) {
 function Person({ name, email }: { name: string; email: string }) {
   return (
     <div className="min-w-0">
-      <p className="break-all font-medium text-ink">{name || email}</p>
-      <p className="break-all text-xs text-ink-muted">{email}</p>
+      <p className="font-medium text-ink [overflow-wrap:anywhere]">{name || email}</p>
+      <p className="text-xs text-ink-muted [overflow-wrap:anywhere]">{email}</p>
     </div>
   );
 }
@@ -307,7 +308,7 @@ export function SessionsPanel({
                 <tbody className="divide-y divide-line">
                   {sessions.items.map((s) => (
                     <tr key={s.id} data-testid={`session-${s.user.email}`}>
-                      <td className={cell}>
+                      <td className={`${cell} min-w-44`}>
                         <Person name={s.user.name} email={s.user.email} />
                       </td>
                       <td className={cell}>{at(s.createdAt)}</td>
@@ -509,7 +510,11 @@ export function EventsPanel({ events }: { events: SecurityEvent[] }) {
                   <span className="font-medium text-ink">{e.label}</span>
                   <span className="break-all text-ink-muted">
                     {e.target.email ? ` · ${e.target.email}` : ""}
-                    {e.actor?.email && e.actor.id !== e.target.id ? ` · by ${e.actor.email}` : ""}
+                    {e.actor?.email && e.actor.id !== e.target.id
+                      ? auditCategory(e.action) === "admin"
+                        ? ` · by ${e.actor.email}`
+                        : ` · ${e.actor.email}`
+                      : ""}
                     {e.ip ? ` · ${e.ip}` : ""}
                     {e.note ? ` · “${e.note}”` : ""}
                   </span>

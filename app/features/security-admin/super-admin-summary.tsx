@@ -76,7 +76,7 @@ export function SuperAdminSummary({ status }: { status: SuperAdminStatus }) {
         tone={security.lockouts > 0 || security.staffWithoutMfa > 0 ? "warn" : undefined}
         lines={[
           `${security.lockouts} current sign-in lock${security.lockouts === 1 ? "" : "s"}${security.staffWithoutMfa ? ` · ${security.staffWithoutMfa} staff without MFA` : ""}`,
-          `${security.sessions} active session${security.sessions === 1 ? "" : "s"} (${security.people} people)`,
+          `${security.sessions} active session${security.sessions === 1 ? "" : "s"} (${security.people} ${security.people === 1 ? "person" : "people"})`,
           `${security.mfaPercent}% of accounts use a second factor`,
         ]}
       />
