@@ -21,7 +21,13 @@ test("the owner creates, rotates and revokes a service credential; the secret is
   const create = page.getByRole("form", { name: "Create a service credential" });
   await create.getByLabel("Name").fill(name);
   await create.getByRole("checkbox", { name: /content:read:all/ }).check();
-  await create.getByRole("button", { name: "Create credential" }).click();
+  const [answer] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(SCREEN),
+    ),
+    create.getByRole("button", { name: "Create credential" }).click(),
+  ]);
+  expect(answer.headers()["cache-control"] ?? "").toContain("no-store");
   const secret = page.getByTestId("client-secret");
   await expect(secret).toBeVisible();
   const first = (await secret.textContent())?.trim() ?? "";

@@ -160,6 +160,11 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
         expect(s.device).toBeTruthy();
         expect(s).not.toHaveProperty("token");
       }
+      expect(mine.items.every((s) => !s.current)).toBe(true);
+      const owners = (await (
+        await asOwner("/api/admin/security/sessions?email=owner%40demo.local")
+      ).json()) as SessionsPage;
+      expect(owners.items.filter((s) => s.current)).toHaveLength(1);
       // A LIKE wildcard in the filter is taken literally.
       const wild = (await (await asOwner("/api/admin/security/sessions?email=%25")).json()) as SessionsPage;
       expect(wild.total).toBe(0);

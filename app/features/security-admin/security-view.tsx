@@ -232,11 +232,16 @@ function SessionActions({ s }: { s: PlatformSession }) {
   );
 }
 
-function Person({ name, email }: { name: string; email: string }) {
+function Person({ name, email, current }: { name: string; email: string; current?: boolean }) {
   return (
     <div className="min-w-0">
       <p className="font-medium text-ink [overflow-wrap:anywhere]">{name || email}</p>
       <p className="text-xs text-ink-muted [overflow-wrap:anywhere]">{email}</p>
+      {current ? (
+        <p className="mt-1 inline-block rounded bg-accent-soft px-1.5 py-0.5 text-xs text-accent-text">
+          This session (yours)
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -309,7 +314,7 @@ export function SessionsPanel({
                   {sessions.items.map((s) => (
                     <tr key={s.id} data-testid={`session-${s.user.email}`}>
                       <td className={`${cell} min-w-44`}>
-                        <Person name={s.user.name} email={s.user.email} />
+                        <Person name={s.user.name} email={s.user.email} current={s.current} />
                       </td>
                       <td className={cell}>{at(s.createdAt)}</td>
                       <td className={cell}>{at(s.lastActiveAt)}</td>
@@ -331,7 +336,7 @@ export function SessionsPanel({
             <ul className="space-y-3 md:hidden">
               {sessions.items.map((s) => (
                 <li key={s.id} className="space-y-2 rounded-lg border border-line p-3 text-sm">
-                  <Person name={s.user.name} email={s.user.email} />
+                  <Person name={s.user.name} email={s.user.email} current={s.current} />
                   <p className="text-xs text-ink-muted">
                     Signed in {at(s.createdAt)} · last active {at(s.lastActiveAt)} · expires {at(s.expiresAt)}
                   </p>

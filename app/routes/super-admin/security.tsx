@@ -16,6 +16,9 @@ import type { Route } from "./+types/security";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/security");
 
+/** Sessions, addresses and (after create or rotate) a secret: never stored by a cache. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
 /** The platform owner only: the route guard and the service (scope `owner`) answer the same. */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/security");

@@ -85,6 +85,8 @@ export interface PlatformSession {
   /** The user agent summarised ("Firefox on Linux"); the raw one in `userAgent`. */
   device: string;
   userAgent: string | null;
+  /** The session the asking owner is using (revoking it signs them out). */
+  current: boolean;
 }
 
 export interface SessionsPage {
@@ -377,6 +379,7 @@ export function createSecurityAdminService(deps: SecurityAdminDeps) {
           ipAddress: r.ipAddress,
           device: summariseUserAgent(r.userAgent),
           userAgent: r.userAgent,
+          current: r.id === (actor.context.session?.sessionId ?? null),
         };
       }),
       total: Number(countRow?.n ?? 0),
