@@ -233,6 +233,9 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
       const overview = (await (await asOwner("/api/admin/security")).json()) as SecurityOverview;
       expect(overview.lockouts).toBe(list.length);
       expect(overview.events.some((e) => e.action === "lockout")).toBe(true);
+      expect(
+        overview.events.some((e) => e.action === "sign_in_failure" && e.summary === "no such account"),
+      ).toBe(true);
 
       const clearAcct = await asOwner("/api/admin/security/lockouts/clear", {
         key: acct!.key,

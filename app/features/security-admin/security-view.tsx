@@ -8,7 +8,7 @@
 import { Check, Copy } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Form, Link } from "react-router";
-import { auditCategory } from "../../../core/audit-actions.ts";
+import { auditCategory, SECURITY_CONSOLE_ACTIONS } from "../../../core/audit-actions.ts";
 import type {
   CredentialView,
   Lockout,
@@ -26,9 +26,8 @@ import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import type { SecurityFormResult } from "./security-admin.server.ts";
 
-/** The audit actions of "recent security events", for the /admin/logs link (mirrors the service's list). */
-export const SECURITY_EVENTS_LOG_LINK =
-  "/admin/logs?action=sign_in_failure,password_check_failure,lockout,admin_unlock,admin_lockout_cleared,mfa_enabled,mfa_disabled,mfa_failure,backup_code_used,backup_codes_regenerated,password_change,password_reset,session_revoked,admin_session_revoked,device_mismatch,api_key_created,api_key_revoked,service_credential_created,service_credential_rotated,service_credential_revoked";
+/** /admin/logs filtered on the actions of "recent security events". */
+export const SECURITY_EVENTS_LOG_LINK = `/admin/logs?action=${SECURITY_CONSOLE_ACTIONS.join(",")}`;
 
 const when = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -520,6 +519,7 @@ export function EventsPanel({ events }: { events: SecurityEvent[] }) {
                         ? ` · by ${e.actor.email}`
                         : ` · ${e.actor.email}`
                       : ""}
+                    {e.summary ? ` · ${e.summary}` : ""}
                     {e.ip ? ` · ${e.ip}` : ""}
                     {e.note ? ` · “${e.note}”` : ""}
                   </span>

@@ -16,7 +16,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { auditActionLabel } from "../../../core/audit-actions.ts";
+import { auditActionLabel, SECURITY_CONSOLE_ACTIONS } from "../../../core/audit-actions.ts";
 import {
   type AdminOperationName,
   adminAccess,
@@ -50,29 +50,8 @@ const EVENTS_LIMIT = 25;
 const RECENT_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-/** The audit actions shown as "recent security events" (sign-in failures, locks, MFA, sessions, credentials). */
-export const SECURITY_EVENT_ACTIONS = [
-  "sign_in_failure",
-  "password_check_failure",
-  "lockout",
-  "admin_unlock",
-  "admin_lockout_cleared",
-  "mfa_enabled",
-  "mfa_disabled",
-  "mfa_failure",
-  "backup_code_used",
-  "backup_codes_regenerated",
-  "password_change",
-  "password_reset",
-  "session_revoked",
-  "admin_session_revoked",
-  "device_mismatch",
-  "api_key_created",
-  "api_key_revoked",
-  "service_credential_created",
-  "service_credential_rotated",
-  "service_credential_revoked",
-] as const;
+/** The audit actions shown as "recent security events" (core/audit-actions.ts). */
+export const SECURITY_EVENT_ACTIONS = SECURITY_CONSOLE_ACTIONS;
 
 export interface PlatformSession {
   id: string;
@@ -148,6 +127,8 @@ export interface SecurityEvent {
   target: { type: string | null; id: string | null; email: string | null };
   ip: string | null;
   note: string | null;
+  /** A few words from the details ("no such account", "2 sessions", "scope: account"). */
+  summary: string | null;
 }
 
 export interface CredentialView extends ServiceCredentialInfo {
@@ -191,6 +172,19 @@ const epochOf = (value: unknown): number | null => {
   return Number.isNaN(parsed) ? null : parsed;
 };
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A few readable words from an event's details (never the whole object). */
+function summaryOf(details: Record<string, unknown>): string | null {
+  const parts: string[] = [];
+  if (details.known === false) parts.push("no such account");
+  if (typeof details.scope === "string" && details.scope !== "one") parts.push(`scope: ${details.scope}`);
+  if (Array.isArray(details.scope)) parts.push(`locked: ${details.scope.join(", ")}`);
+  if (typeof details.count === "number")
+    parts.push(`${details.count} session${details.count === 1 ? "" : "s"}`);
+  if (typeof details.kind === "string" && details.kind !== "id" && details.kind !== "service")
+    parts.push(details.kind);
+  return parts.length ? parts.join(", ") : null;
+}
 
 /** "Firefox on Linux", "Safari on iOS", "curl": enough to recognise a device, never a fingerprint. */
 export function summariseUserAgent(ua: string | null | undefined): string {
@@ -539,6 +533,7 @@ export function createSecurityAdminService(deps: SecurityAdminDeps) {
         },
         ip: r.ip,
         note: typeof details.note === "string" ? details.note : null,
+        summary: summaryOf(details),
       };
     });
   }
