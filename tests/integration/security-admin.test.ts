@@ -136,68 +136,83 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
   });
 
   describe("sessions", () => {
-    it("lists active sessions with their user, filters by e-mail, and a revoked cookie is signed out at once", async () => {
-      const account = await createConfirmedAccount(server.url, server.dataDir, "sess");
-      const first = await signInCookie(server.url, account.email, account.password);
-      const second = await signInCookie(server.url, account.email, account.password);
-      expect(await signedIn(first)).toBe(200);
-      expect(await signedIn(second)).toBe(200);
+    it("lists active sessions with their user, filters by e-mail, and a revoked cookie is signed out at once on every process", async () => {
+      // A second app process on the same database: revocation reaches it on its next request.
+      const second = await startTestServer(dialect, {}, { shareWith: server });
+      const onSecond = async (cookie: string) =>
+        (await call(second.url, "/api/account/me", undefined, { cookie })).status;
+      try {
+        const account = await createConfirmedAccount(server.url, server.dataDir, "sess");
+        const first = await signInCookie(server.url, account.email, account.password);
+        const secondCookie = await signInCookie(server.url, account.email, account.password);
+        expect(await signedIn(first)).toBe(200);
+        expect(await signedIn(secondCookie)).toBe(200);
+        expect(await onSecond(first)).toBe(200);
 
-      const all = (await (await asOwner("/api/admin/security/sessions")).json()) as SessionsPage;
-      expect(all.total).toBeGreaterThanOrEqual(ACCOUNTS.length + 2);
-      expect(all.items.some((s) => s.user.email === "free@demo.local")).toBe(true);
+        const all = (await (await asOwner("/api/admin/security/sessions")).json()) as SessionsPage;
+        expect(all.total).toBeGreaterThanOrEqual(ACCOUNTS.length + 2);
+        expect(all.items.some((s) => s.user.email === "free@demo.local")).toBe(true);
 
-      const res = await asOwner(
-        `/api/admin/security/sessions?email=${encodeURIComponent(account.email.toUpperCase())}`,
-      );
-      expect(res.status).toBe(200);
-      const mine = (await res.json()) as SessionsPage;
-      expect(mine.total).toBe(2);
-      expect(mine.items).toHaveLength(2);
-      for (const s of mine.items) {
-        expect(s.user.email).toBe(account.email);
-        expect(Date.parse(s.expiresAt)).toBeGreaterThan(Date.now());
-        expect(s.device).toBeTruthy();
-        expect(s).not.toHaveProperty("token");
+        const res = await asOwner(
+          `/api/admin/security/sessions?email=${encodeURIComponent(account.email.toUpperCase())}`,
+        );
+        expect(res.status).toBe(200);
+        const mine = (await res.json()) as SessionsPage;
+        expect(mine.total).toBe(2);
+        expect(mine.items).toHaveLength(2);
+        for (const s of mine.items) {
+          expect(s.user.email).toBe(account.email);
+          expect(Date.parse(s.expiresAt)).toBeGreaterThan(Date.now());
+          expect(s.device).toBeTruthy();
+          expect(s).not.toHaveProperty("token");
+        }
+        expect(mine.items.every((s) => !s.current)).toBe(true);
+        const owners = (await (
+          await asOwner("/api/admin/security/sessions?email=owner%40demo.local")
+        ).json()) as SessionsPage;
+        expect(owners.items.filter((s) => s.current)).toHaveLength(1);
+        // A LIKE wildcard in the filter is taken literally.
+        const wild = (await (await asOwner("/api/admin/security/sessions?email=%25")).json()) as SessionsPage;
+        expect(wild.total).toBe(0);
+
+        const revoke = await asOwner(`/api/admin/security/sessions/${mine.items[0]!.id}/revoke`, {
+          note: "lost laptop",
+        });
+        expect(revoke.status).toBe(200);
+        const statuses = [await signedIn(first), await signedIn(secondCookie)].sort();
+        expect(statuses).toEqual([200, 401]);
+        // The other process answers the same for each cookie.
+        expect([await onSecond(first), await onSecond(secondCookie)]).toEqual([
+          await signedIn(first),
+          await signedIn(secondCookie),
+        ]);
+        const row = (await audit("admin_session_revoked"))[0]!;
+        expect(row.actorId).toBe(await userId("owner@demo.local"));
+        expect(row.targetId).toBe(await userId(account.email));
+        expect(JSON.parse(String(row.details))).toMatchObject({
+          scope: "one",
+          note: "lost laptop",
+          sessionId: mine.items[0]!.id,
+        });
+
+        const all2 = await asOwner(
+          `/api/admin/security/users/${await userId(account.email)}/sessions/revoke`,
+          {},
+        );
+        expect(all2.status).toBe(200);
+        expect(await all2.json()).toMatchObject({ revoked: 1 });
+        expect(await signedIn(first)).toBe(401);
+        expect(await signedIn(secondCookie)).toBe(401);
+        expect(await onSecond(first)).toBe(401);
+        const after = (await (
+          await asOwner(`/api/admin/security/sessions?email=${encodeURIComponent(account.email)}`)
+        ).json()) as SessionsPage;
+        expect(after.total).toBe(0);
+        const allRow = (await audit("admin_session_revoked"))[0]!;
+        expect(JSON.parse(String(allRow.details))).toMatchObject({ scope: "all", count: 1 });
+      } finally {
+        await second.close();
       }
-      expect(mine.items.every((s) => !s.current)).toBe(true);
-      const owners = (await (
-        await asOwner("/api/admin/security/sessions?email=owner%40demo.local")
-      ).json()) as SessionsPage;
-      expect(owners.items.filter((s) => s.current)).toHaveLength(1);
-      // A LIKE wildcard in the filter is taken literally.
-      const wild = (await (await asOwner("/api/admin/security/sessions?email=%25")).json()) as SessionsPage;
-      expect(wild.total).toBe(0);
-
-      const revoke = await asOwner(`/api/admin/security/sessions/${mine.items[0]!.id}/revoke`, {
-        note: "lost laptop",
-      });
-      expect(revoke.status).toBe(200);
-      const statuses = [await signedIn(first), await signedIn(second)].sort();
-      expect(statuses).toEqual([200, 401]);
-      const row = (await audit("admin_session_revoked"))[0]!;
-      expect(row.actorId).toBe(await userId("owner@demo.local"));
-      expect(row.targetId).toBe(await userId(account.email));
-      expect(JSON.parse(String(row.details))).toMatchObject({
-        scope: "one",
-        note: "lost laptop",
-        sessionId: mine.items[0]!.id,
-      });
-
-      const all2 = await asOwner(
-        `/api/admin/security/users/${await userId(account.email)}/sessions/revoke`,
-        {},
-      );
-      expect(all2.status).toBe(200);
-      expect(await all2.json()).toMatchObject({ revoked: 1 });
-      expect(await signedIn(first)).toBe(401);
-      expect(await signedIn(second)).toBe(401);
-      const after = (await (
-        await asOwner(`/api/admin/security/sessions?email=${encodeURIComponent(account.email)}`)
-      ).json()) as SessionsPage;
-      expect(after.total).toBe(0);
-      const allRow = (await audit("admin_session_revoked"))[0]!;
-      expect(JSON.parse(String(allRow.details))).toMatchObject({ scope: "all", count: 1 });
     });
   });
 
