@@ -25,6 +25,10 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "analytics.read": "U M M M M S M A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
+  "security.read": "U M M M M S M S A M",
+  "security.sessions.revoke": "U M M M M S M S A M",
+  "security.lockouts.clear": "U M M M M S M S A M",
+  "service-credentials.rotate": "U M M M M S M S A M",
 };
 
 const code = (d: ReturnType<typeof adminAccess>) =>

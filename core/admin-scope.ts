@@ -121,6 +121,26 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:read",
     label: "see an organisation's own figures",
   },
+  "security.read": {
+    scope: "owner",
+    permission: "admin:read",
+    label: "see the platform's sessions, lockouts, MFA adoption and security events",
+  },
+  "security.sessions.revoke": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "revoke other people's sessions",
+  },
+  "security.lockouts.clear": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "clear sign-in lockouts across the platform",
+  },
+  "service-credentials.rotate": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "rotate service credential secrets",
+  },
 } satisfies Record<string, AdminOperation>);
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

@@ -42,6 +42,7 @@ import { createRepositorySync } from "./modules/repositories/repository-sync.ts"
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
@@ -258,6 +259,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       configuration,
     });
 
+    const accounts = createAccountService({
+      db: database.db,
+      now: authSecurity.now,
+      audit: authSecurity.audit,
+      unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
+      logger,
+    });
+
     const services: AppServices = {
       config: {
         productName: "Lumen Hub",
@@ -305,6 +314,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
       analytics: createAnalyticsService({ db: database.db, now: authSecurity.now }),
+      securityAdmin: createSecurityAdminService({
+        db: database.db,
+        now: authSecurity.now,
+        throttle: authSecurity.throttle,
+        accounts,
+        serviceCredentials,
+        logger,
+      }),
       billing: createBillingService({
         db: database.db,
         mailer,
@@ -451,13 +468,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
-      accounts: createAccountService({
-        db: database.db,
-        now: authSecurity.now,
-        audit: authSecurity.audit,
-        unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
-        logger,
-      }),
+      accounts,
       processMetrics,
       close: async () => {
         await heartbeatTimer.stop();

@@ -20,6 +20,7 @@ import type { OperationsService } from "./modules/operations/operations.service.
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
+import type { SecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import type { SettingsService } from "./modules/settings/settings.service.ts";
 import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
@@ -85,4 +86,6 @@ export interface AppServices {
   operations: OperationsService;
   /** Analytics and the overview figures for platform administrators (/admin/analytics, /admin/overview). */
   analytics: AnalyticsService;
+  /** The platform owner's security console: sessions, lockouts, MFA adoption, events, service credentials. */
+  securityAdmin: SecurityAdminService;
 }

@@ -297,6 +297,8 @@ export interface ServiceCredentialTable {
   createdAt: IsoText;
   revokedAt: IsoText | null;
   lastUsedAt: IsoText | null;
+  /** When the secret was last rotated (migration 029); service tokens issued before it are refused. */
+  rotatedAt: IsoText | null;
 }
 
 /** Better Auth's rate limiter (its `rateLimit` model, stored as `rate_limit`). */

@@ -30,6 +30,7 @@ import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
+import { registerSecurityAdminApi } from "./security-admin-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
 import { registerSettingsApi } from "./settings-api.ts";
@@ -261,6 +262,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
   registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
   registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins
+  registerSecurityAdminApi(app, runtime); // /api/admin/security*, service credential rotation: the platform owner
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
