@@ -26,6 +26,9 @@ import { migration as m023 } from "./023-billing.ts";
 import { migration as m024 } from "./024-system-settings.ts";
 import { migration as m025 } from "./025-audit-indexes.ts";
 import { migration as m026 } from "./026-user-admin-indexes.ts";
+import { migration as m027 } from "./027-analytics.ts";
+import { migration as m029 } from "./029-service-credential-rotation.ts";
+import { migration as m030 } from "./030-process-heartbeat.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -51,4 +54,7 @@ export const migrations: Record<string, Migration> = {
   "024-system-settings": m024,
   "025-audit-indexes": m025,
   "026-user-admin-indexes": m026,
+  "027-analytics": m027,
+  "029-service-credential-rotation": m029,
+  "030-process-heartbeat": m030,
 };
