@@ -19,6 +19,7 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "settings.manage": "U M M M M S M S A M",
   "audit.read": "U M M M M S M A A M",
   "subscriptions.manage": "U M M M M S M A A M",
+  "content.admin": "U M M M M S S A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
 };

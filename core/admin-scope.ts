@@ -95,6 +95,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "list, grant, extend and cancel every subscription",
   },
+  "content.admin": {
+    scope: "platform",
+    permission: "content:manage",
+    label: "manage the content library (featured order, categories, collections)",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "organisation.figures": {
     scope: "organisation",

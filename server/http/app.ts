@@ -9,6 +9,7 @@ import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
+import { registerAdminContentApi } from "./admin-content-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
@@ -255,6 +256,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminRepositoriesApi(app, runtime); // /api/admin/repositories*: platform admins
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
+  registerAdminContentApi(app, runtime); // /api/admin/content/*: featured, categories, collections (platform admins)
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);

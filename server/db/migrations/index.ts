@@ -25,6 +25,7 @@ import { migration as m022 } from "./022-media-details.ts";
 import { migration as m023 } from "./023-billing.ts";
 import { migration as m024 } from "./024-system-settings.ts";
 import { migration as m025 } from "./025-audit-indexes.ts";
+import { migration as m028 } from "./028-category-order.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "023-billing": m023,
   "024-system-settings": m024,
   "025-audit-indexes": m025,
+  "028-category-order": m028,
 };
