@@ -2,8 +2,8 @@
  * Admin content REST handlers (issue 14, /admin/content; docs/api/admin-content.md). The content
  * admin service (content-admin.service.ts) checks access (`content.admin`: platform
  * administrators) and validates; these handlers resolve the caller, check Origin on cookie
- * writes, map errors and, after a write, make this process drop its cached pages at once (the
- * other processes follow the content revision within a second).
+ * writes and map errors. After a write the service makes this process drop its cached pages at
+ * once (the other processes follow the content revision within a second).
  *
  * - GET  /api/admin/content/featured                 → { version, items }
  * - PUT  /api/admin/content/featured {version, ids, note?} → { version, items }
@@ -30,7 +30,7 @@ import { personHandler, readJsonObject } from "./toolkit.ts";
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
 
-type Deps = Pick<Runtime, "env" | "logger" | "identity" | "contentChanges"> & {
+type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "contentModels">;
 };
 
@@ -44,13 +44,11 @@ export function registerAdminContentApi(app: AnyHono, runtime: Deps): void {
         "The content library is administered by a signed-in platform administrator: API keys and service tokens are refused.",
       logMessage: "admin content request failed",
     });
-  /** Who asks is checked before the body is read; this process's page cache follows at once. */
+  /** Who asks is checked before the body is read. */
   const write = (fn: (c: Context, actor: Actor, body: Record<string, unknown>) => Promise<Response>) =>
     handle(async (c, actor) => {
       requireContentAdmin(actor);
-      const response = await fn(c, actor, await readJsonObject(c));
-      await runtime.contentChanges.check();
-      return response;
+      return fn(c, actor, await readJsonObject(c));
     }, true);
   const id = (c: Context) => c.req.param("id") ?? "";
 

@@ -54,6 +54,8 @@ export interface ContentAdminDeps {
   db: Kysely<DB>;
   contents: ContentService;
   studio: ContentStudioService;
+  /** Called after every write: this process reads the content revision and drops stale pages. */
+  changed?: () => Promise<void>;
 }
 
 /** One item as the admin lists show it (featured list, collection members, the picker). */
@@ -450,6 +452,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
           },
         });
       });
+      await deps.changed?.();
       return featuredList();
     },
 
@@ -512,6 +515,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
         targetId: created.id,
         details: { slug: created.slug, label: created.label, isActive: created.isActive },
       });
+      await deps.changed?.();
       return categoryById(created.id);
     },
 
@@ -560,6 +564,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
           after: JSON.parse(JSON.stringify(Object.fromEntries(changed.map((k) => [k, patch[k] ?? null])))),
         },
       });
+      await deps.changed?.();
       return categoryById(id);
     },
 
@@ -596,6 +601,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
           details: { before: rows.map((c) => c.slug), after: ids, ...(note ? { note } : {}) },
         });
       });
+      await deps.changed?.();
       return categoryList();
     },
 
@@ -642,6 +648,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
         targetId: saved.item.id,
         details: { slug: saved.item.slug, title: saved.item.title, tier: saved.item.tier },
       });
+      await deps.changed?.();
       return collectionOf(saved.item);
     },
 
@@ -671,6 +678,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
           ...(data.members ? { membersBefore: current.related, membersAfter: data.members } : {}),
         },
       });
+      await deps.changed?.();
       return collectionOf(saved.item);
     },
 
@@ -690,6 +698,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
         targetId: id,
         details: { slug: item.slug, ...(note ? { note } : {}) },
       });
+      await deps.changed?.();
       return collectionOf(await collectionRow(id));
     },
 
@@ -719,6 +728,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
         targetId: id,
         details: { slug: item.slug, ...(note ? { note } : {}) },
       });
+      await deps.changed?.();
       return collectionOf(await collectionRow(id));
     },
   };

@@ -31,7 +31,12 @@ export function createContentModelServices(deps: ContentServiceDeps): ContentMod
     media,
     contents,
     studio,
-    admin: createContentAdminService({ db: deps.db, contents, studio }),
+    admin: createContentAdminService({
+      db: deps.db,
+      contents,
+      studio,
+      changed: () => deps.changes?.check?.() ?? Promise.resolve(),
+    }),
     categories: createContentCategoryService(deps),
     items: createContentItemService(deps),
   };

@@ -197,7 +197,7 @@ export interface ContentServiceDeps {
    * Content writes from any process (the polled content revision): the names shown on items
    * (category labels, author names) are dropped when it changes.
    */
-  changes?: { subscribe(listener: () => void): () => void };
+  changes?: { subscribe(listener: () => void): () => void; check?(): Promise<void> };
 }
 
 /** How long a category label or author name is reused before it is read again (a user rename). */
