@@ -358,7 +358,7 @@ export function createContentAdminService(deps: ContentAdminDeps) {
 
   async function collectionRow(id: string): Promise<Content> {
     const item = await contentRepo.getById(id);
-    if (!item || item.type !== "collection") throw new NotFoundError("collection", id);
+    if (item?.type !== "collection") throw new NotFoundError("collection", id);
     return item;
   }
 
