@@ -8,6 +8,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { AdminSubscriptionPage } from "../../../server/modules/billing/billing-admin.ts";
 import type { AppServices } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
+import { PLAN_INTENTS, plansAction } from "./plans-admin.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -105,6 +106,7 @@ export async function adminSubscriptionsAction(args: Args): Promise<AdminSubscri
   const form = await args.request.formData();
   const intent = String(form.get("intent") ?? "");
   const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
+  if ((PLAN_INTENTS as readonly string[]).includes(intent)) return plansAction(args, intent, form);
   try {
     if (intent === "grant") {
       const input = fieldsOf(form, ["email", "planId", "days", "until", "note"]);
