@@ -65,11 +65,17 @@ function refuseForeignForm(request: Request, services: AppServices): void {
   }
 }
 
+/** Loaders: a refusal is the error page with its status; anything else is rethrown. */
 const forbidden = (error: unknown): never => {
-  const e = error as { status?: number; message?: string; code?: string };
-  if (e?.status === 401 || (e?.status === 403 && e.code !== "FORBIDDEN"))
-    throw data(e.message ?? "Forbidden", { status: e.status });
+  const e = error as { status?: number; message?: string };
+  if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
   throw error;
+};
+
+/** Actions: not signed in (any more) is the error page; other refusals are the form's message. */
+const signedOut = (error: unknown): void => {
+  const e = error as { status?: number; message?: string };
+  if (e?.status === 401) throw data(e.message ?? "Sign in first.", { status: 401 });
 };
 
 export interface FeaturedTab {
@@ -264,7 +270,7 @@ export async function adminContentAction(args: Args): Promise<AdminContentFormRe
     }
     throw data("Unknown action", { status: 400 });
   } catch (error) {
-    forbidden(error);
+    signedOut(error);
     const problem = errorOf(error);
     if (!problem) throw error;
     const stale = problem.code === "STALE_VERSION";

@@ -52,10 +52,10 @@ function refuseForeignForm(request: Request, services: AppServices): void {
   }
 }
 
-const forbidden = (error: unknown): never => {
+/** A refusal is the error page with its status; anything else goes on (rethrown by the caller if unknown). */
+const forbidden = (error: unknown): void => {
   const e = error as { status?: number; message?: string };
   if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
-  throw error;
 };
 
 export async function loadAdminSubscriptions(args: Args): Promise<{
@@ -72,7 +72,12 @@ export async function loadAdminSubscriptions(args: Args): Promise<{
     const value = url.searchParams.get(key)?.trim();
     if (value) filters[key] = value;
   }
-  const plans = (await services.plans.listAll(actor).catch(forbidden))
+  const plans = (
+    await services.plans.listAll(actor).catch((error) => {
+      forbidden(error);
+      throw error;
+    })
+  )
     .filter((p) => !p.archived && !p.perSeat && p.tier !== "free")
     .map((p) => ({ id: p.id, name: p.name, tier: p.tier }));
   try {
