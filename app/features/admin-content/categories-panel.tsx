@@ -24,6 +24,14 @@ export const SECTION_CHOICES: [string, string][] = [
   ["documentation", "Documentation"],
 ];
 
+const SECTION_LABEL = new Map(SECTION_CHOICES);
+
+function sectionLabel(c: AdminCategory): string {
+  if (c.section) return SECTION_LABEL.get(c.section) ?? c.section;
+  if (c.itemsSection) return `${SECTION_LABEL.get(c.itemsSection) ?? c.itemsSection} (from its items)`;
+  return "no section yet";
+}
+
 export function SelectField({
   label,
   name,
@@ -160,8 +168,7 @@ export function CategoriesPanel({
                       {c.label}
                     </Link>{" "}
                     <span className="text-xs text-ink-subtle">
-                      /{c.slug} · {c.section ?? "section from its items"} ·{" "}
-                      {c.defaultTier ?? "no default plan"} ·{" "}
+                      /{c.slug} · {sectionLabel(c)} · {c.defaultTier ?? "no default plan"} ·{" "}
                       {c.itemCount === 1 ? "1 item" : `${c.itemCount} items`}
                     </span>
                     {c.isActive ? null : (

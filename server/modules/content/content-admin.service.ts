@@ -82,6 +82,8 @@ export interface AdminCategory {
   label: string;
   description: string | null;
   section: string | null;
+  /** The section of its published items (what readers see when `section` is null). */
+  itemsSection: string | null;
   defaultTier: Tier | null;
   icon: string | null;
   isActive: boolean;
@@ -283,28 +285,36 @@ export function createContentAdminService(deps: ContentAdminDeps) {
   }
 
   async function categoryList(): Promise<CategoryList> {
-    const [rows, counts] = await Promise.all([
+    const [rows, counts, sections] = await Promise.all([
       categories.list({ includeInactive: true }),
       db
         .selectFrom("content")
         .select(["categorySlug", db.fn.countAll<number>().as("n")])
         .groupBy("categorySlug")
         .execute(),
+      db
+        .selectFrom("content")
+        .select(["categorySlug", "section"])
+        .where("status", "=", "published")
+        .groupBy(["categorySlug", "section"])
+        .execute(),
     ]);
     const bySlug = new Map(counts.map((c) => [c.categorySlug, Number(c.n)]));
+    const sectionOf = new Map(sections.map((r) => [r.categorySlug, r.section]));
     return {
       version: digest(rows.map((c) => `${c.id}:${c.sortOrder}`)),
-      items: rows.map((c) => adminCategory(c, bySlug.get(c.slug) ?? 0)),
+      items: rows.map((c) => adminCategory(c, bySlug.get(c.slug) ?? 0, sectionOf.get(c.slug) ?? null)),
     };
   }
 
-  function adminCategory(c: ContentCategory, itemCount: number): AdminCategory {
+  function adminCategory(c: ContentCategory, itemCount: number, itemsSection: string | null): AdminCategory {
     return {
       id: c.id,
       slug: c.slug,
       label: c.label,
       description: c.description,
       section: c.section,
+      itemsSection,
       defaultTier: asTier(c.defaultTier),
       icon: c.icon,
       isActive: c.isActive,
