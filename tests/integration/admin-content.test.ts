@@ -16,6 +16,7 @@ import type {
 import type { StudioList } from "../../server/modules/content/studio.types.ts";
 import { DEMO_ACCOUNTS, signInAdminPersonas } from "../helpers/admin-personas.ts";
 import { call } from "../helpers/auth.ts";
+import { expectConsoleError } from "../helpers/console-guard.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const API = "/api/admin/content";
@@ -126,6 +127,40 @@ describe.each(DIALECTS)("admin content API (%s)", (dialect) => {
     });
   });
 
+  describe("the screen's forms (no JavaScript)", () => {
+    const post = (who: string | null, body: Record<string, string>, origin?: string) =>
+      req("/admin/content?tab=featured", new URLSearchParams(body).toString(), {
+        ...(who ? { cookie: cookies[who] } : {}),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        ...(origin ? { origin } : {}),
+      });
+
+    it("moves a featured item down with a form post; refuses other sites, organisation admins and managers", async () => {
+      const before = await json<FeaturedList>(await as("admin", `${API}/featured`));
+      const [first, second] = before.items;
+      const move = { intent: "featured-move", id: first!.id, dir: "down", version: before.version };
+      // Another site's form: refused (React Router's own origin check answers first, 400).
+      expectConsoleError(/origin does not match/);
+      expect([400, 403]).toContain((await post("admin", move, "https://evil.example")).status);
+      for (const who of ["business", "manager", "writer"])
+        expect((await post(who, move)).status, who).toBe(403);
+      expect(await json<FeaturedList>(await as("admin", `${API}/featured`))).toEqual(before);
+
+      const res = await post("admin", move);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("Saved the featured order");
+      const after = await json<FeaturedList>(await as("admin", `${API}/featured`));
+      expect(after.items.slice(0, 2).map((i) => i.id)).toEqual([second!.id, first!.id]);
+      // The same version again is stale: the page says to reload, nothing changes.
+      const stale = await post("admin", move);
+      expect(await stale.text()).toContain("Changed meanwhile");
+      expect(await json<FeaturedList>(await as("admin", `${API}/featured`))).toEqual(after);
+      // Back as it was (the featured test below starts from the seeded order).
+      await post("admin", { intent: "featured-move", id: first!.id, dir: "up", version: after.version });
+      expect((await json<FeaturedList>(await as("admin", `${API}/featured`))).items).toEqual(before.items);
+    });
+  });
+
   describe("all content", () => {
     it("shows admin@ another writer's draft in the list and the picker", async () => {
       const created = await json<{ item: { id: string } }>(
@@ -178,7 +213,10 @@ describe.each(DIALECTS)("admin content API (%s)", (dialect) => {
       const removed = before.items.slice(4).map((i) => i.slug);
       for (const slug of removed) expect((await homeFeatured()).includes(`/${slug}"`)).toBe(false);
 
-      const rows = await audit("featured_reordered");
+      // Two rows from the form test above, and this one with its note.
+      const rows = (await audit("featured_reordered")).filter((r) =>
+        String(r.details).includes("spring line-up"),
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]!.actorId).toBeTruthy();
       const details = JSON.parse(String(rows[0]!.details)) as Record<string, unknown>;
