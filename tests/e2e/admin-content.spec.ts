@@ -15,7 +15,7 @@ async function homeFeaturedTitles(page: import("@playwright/test").Page): Promis
   return page.locator('section[aria-labelledby="featured-title"] h3').allInnerTexts();
 }
 
-test("admin@ reorders featured by keyboard, the home page follows, and creates and hides a category", async ({
+test("admin@ reorders featured by keyboard and the home page follows; Move down puts it back", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -45,9 +45,13 @@ test("admin@ reorders featured by keyboard, the home page follows, and creates a
   await page.getByRole("button", { name: `Move ${second} down` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved the featured order" })).toBeVisible();
   expect(await homeFeaturedTitles(page)).toEqual(before);
+});
 
-  // A new category, then hidden from readers.
-  await page.goto(`${SCREEN}?tab=categories`);
+test("admin@ creates a category, a duplicate slug is refused, and hiding it removes its page", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, "admin@demo.local", `${SCREEN}?tab=categories`);
   const create = page.getByRole("form", { name: "New category" });
   await create.getByLabel("Label").fill("E2E Robotics");
   await create.getByLabel("Slug").fill("e2e-robotics");
@@ -71,7 +75,20 @@ test("admin@ reorders featured by keyboard, the home page follows, and creates a
   await expect(page.getByRole("status").filter({ hasText: "“E2E Robotics” is hidden" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Show E2E Robotics" })).toBeVisible();
   expect(await status("/category/e2e-robotics")).toBe(404);
+  await expectNoSeriousA11yViolations(page);
   await screenshot(page, "admin-content-categories-1280-light");
+
+  // The collections and all-content tabs, in dark at phone width.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${SCREEN}?tab=collections`);
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expect(page.getByRole("form", { name: "New collection" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "admin-content-collections-390-dark");
+  await page.goto(`${SCREEN}?tab=all&state=draft`);
+  await expect(page.getByTestId("list-total")).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
 });
 
 test("admin@ edits Pro's monthly price and /pricing shows it", async ({ page }) => {
