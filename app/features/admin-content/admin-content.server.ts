@@ -140,6 +140,7 @@ const list = (value: string) =>
 /** `ids` with `id` moved one place up or down (unchanged at an end or when absent). */
 export function moved(ids: readonly string[], id: string, dir: string): string[] {
   const out = [...ids];
+  if (dir !== "up" && dir !== "down") return out;
   const i = out.indexOf(id);
   const j = dir === "up" ? i - 1 : i + 1;
   if (i < 0 || j < 0 || j >= out.length) return out;
