@@ -299,6 +299,19 @@ describe.each(DIALECTS)("admin content API (%s)", (dialect) => {
         await as("admin", `${API}/categories/${created.id}`, { label: "Robotics & automation" }, "PATCH"),
       );
       expect(edited.label).toBe("Robotics & automation");
+      // A category holding items keeps its slug (their bodies are stored under it): 409 naming slug.
+      const full = list.items.find((c) => c.itemCount > 0)!;
+      const rename = await as("admin", `${API}/categories/${full.id}`, { slug: "renamed-away" }, "PATCH");
+      expect(rename.status).toBe(409);
+      expect((await rename.json()).error.field.slug).toMatch(/filed under/);
+      // An empty one may change its slug.
+      const moved = await json<AdminCategory>(
+        await as("admin", `${API}/categories/${created.id}`, { slug: "robotics-2" }, "PATCH"),
+      );
+      expect(moved.slug).toBe("robotics-2");
+      await json<AdminCategory>(
+        await as("admin", `${API}/categories/${created.id}`, { slug: "robotics" }, "PATCH"),
+      );
       const notFound = await as("admin", `${API}/categories/nope`, { label: "x" }, "PATCH");
       expect(notFound.status).toBe(404);
 
@@ -321,7 +334,11 @@ describe.each(DIALECTS)("admin content API (%s)", (dialect) => {
       // Readers' category lists follow the order.
       const readers = await server.runtime.services.content.categories();
       expect(readers[0]!.slug).toBe("robotics");
-      expect((await audit("category_updated")).map((r) => r.targetId)).toEqual([created.id]);
+      expect((await audit("category_updated")).map((r) => r.targetId)).toEqual([
+        created.id,
+        created.id,
+        created.id,
+      ]);
       expect(await audit("category_reordered")).toHaveLength(1);
     });
 

@@ -535,6 +535,20 @@ export function createContentAdminService(deps: ContentAdminDeps) {
       const current = await categories.getById(id);
       if (!current) throw new NotFoundError("content category", id);
       if (data.slug !== undefined) await slugTaken(data.slug, id);
+      if (data.slug !== undefined && data.slug !== current.slug) {
+        // Items carry their category's slug, and their bodies are stored under it (body-key.ts):
+        // renaming a category that holds items would orphan them, so it is refused.
+        const held = await db
+          .selectFrom("content")
+          .select(db.fn.countAll<number>().as("n"))
+          .where("categorySlug", "=", current.slug)
+          .executeTakeFirst();
+        const n = Number(held?.n ?? 0);
+        if (n > 0) {
+          const problem = `${n === 1 ? "1 item is" : `${n} items are`} filed under “${current.slug}”: move them to another category first`;
+          throw new ConflictError(`slug: ${problem}`, { field: { slug: problem } });
+        }
+      }
       const patch = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined));
       const changed = Object.keys(patch).filter(
         (k) => (current as unknown as Record<string, unknown>)[k] !== patch[k],
@@ -548,14 +562,6 @@ export function createContentAdminService(deps: ContentAdminDeps) {
           throw new ConflictError(`slug: ${problem}`, { field: { slug: problem }, cause: error });
         }
         throw error;
-      }
-      // Items carry their category's slug: a new slug is followed by the items filed under it.
-      if (data.slug !== undefined && data.slug !== current.slug) {
-        await db
-          .updateTable("content")
-          .set({ categorySlug: data.slug })
-          .where("categorySlug", "=", current.slug)
-          .execute();
       }
       await audit.append({
         action: "category_updated",
