@@ -96,7 +96,7 @@ export async function loadFeaturedTab(args: Args): Promise<FeaturedTab> {
   const q = url.searchParams.get("pick");
   const [featured, items] = await Promise.all([
     admin.featured(actor),
-    q === null ? Promise.resolve(null) : admin.pick(actor, { q, type: "not-collection" }),
+    q === null ? Promise.resolve(null) : admin.pick(actor, { q, type: "any" }),
   ]).catch(forbidden);
   return { featured, pick: items && q !== null ? { q, items } : null };
 }
