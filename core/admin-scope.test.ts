@@ -19,9 +19,17 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "settings.manage": "U M M M M S M S A M",
   "audit.read": "U M M M M S M A A M",
   "subscriptions.manage": "U M M M M S M A A M",
+  "operations.read": "U M M M M S M S A M",
+  "database.check": "U M M M M S M S A M",
+  "database.backup": "U M M M M S M S A M",
+  "analytics.read": "U M M M M S M A A M",
   "content.admin": "U M M M M S S A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
+  "security.read": "U M M M M S M S A M",
+  "security.sessions.revoke": "U M M M M S M S A M",
+  "security.lockouts.clear": "U M M M M S M S A M",
+  "service-credentials.rotate": "U M M M M S M S A M",
 };
 
 const code = (d: ReturnType<typeof adminAccess>) =>

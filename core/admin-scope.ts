@@ -95,6 +95,26 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:write",
     label: "list, grant, extend and cancel every subscription",
   },
+  "operations.read": {
+    scope: "owner",
+    permission: "admin:read",
+    label: "see the app processes, background jobs, tables and migrations of the installation",
+  },
+  "database.check": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "run a database integrity check",
+  },
+  "database.backup": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "download a database backup",
+  },
+  "analytics.read": {
+    scope: "platform",
+    permission: "admin:read",
+    label: "see the platform's analytics and overview figures",
+  },
   "content.admin": {
     scope: "platform",
     permission: "content:manage",
@@ -105,6 +125,26 @@ export const ADMIN_OPERATIONS = Object.freeze({
     scope: "organisation",
     permission: "admin:read",
     label: "see an organisation's own figures",
+  },
+  "security.read": {
+    scope: "owner",
+    permission: "admin:read",
+    label: "see the platform's sessions, lockouts, MFA adoption and security events",
+  },
+  "security.sessions.revoke": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "revoke other people's sessions",
+  },
+  "security.lockouts.clear": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "clear sign-in lockouts across the platform",
+  },
+  "service-credentials.rotate": {
+    scope: "owner",
+    permission: "admin:write",
+    label: "rotate service credential secrets",
   },
 } satisfies Record<string, AdminOperation>);
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AUDIT_ACTIONS, auditActionLabel, auditActionsOf, auditCategory } from "./audit-actions.ts";
+import {
+  AUDIT_ACTIONS,
+  auditActionLabel,
+  auditActionsOf,
+  auditCategory,
+  SECURITY_CONSOLE_ACTIONS,
+} from "./audit-actions.ts";
 
 describe("audit actions", () => {
   it("puts sign-in events under security and admin operations under admin", () => {
@@ -24,5 +30,22 @@ describe("audit actions", () => {
     expect(auditActionsOf("other")).toEqual([]);
     const all = Object.keys(AUDIT_ACTIONS);
     expect(new Set(all).size).toBe(all.length);
+  });
+});
+
+describe("SECURITY_CONSOLE_ACTIONS", () => {
+  it("lists only known actions, security events and admin security actions, once each", () => {
+    expect(new Set(SECURITY_CONSOLE_ACTIONS).size).toBe(SECURITY_CONSOLE_ACTIONS.length);
+    for (const action of SECURITY_CONSOLE_ACTIONS) {
+      expect(["security", "admin"], action).toContain(auditCategory(action));
+    }
+    expect(SECURITY_CONSOLE_ACTIONS).toEqual(
+      expect.arrayContaining([
+        "sign_in_failure",
+        "lockout",
+        "admin_session_revoked",
+        "service_credential_rotated",
+      ]),
+    );
   });
 });

@@ -49,12 +49,17 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   admin_unlock: { category: "admin", label: "Account unlocked by an admin" },
   service_credential_created: { category: "admin", label: "Service credential created" },
   service_credential_revoked: { category: "admin", label: "Service credential revoked" },
+  service_credential_rotated: { category: "admin", label: "Service credential secret rotated" },
+  admin_session_revoked: { category: "admin", label: "Session revoked by an admin" },
+  admin_lockout_cleared: { category: "admin", label: "Sign-in lock cleared by an admin" },
   user_created: { category: "admin", label: "User created" },
   user_deleted: { category: "admin", label: "User deleted" },
   plan_created: { category: "admin", label: "Plan created" },
   plan_updated: { category: "admin", label: "Plan updated" },
   plan_archived: { category: "admin", label: "Plan archived" },
   plan_restored: { category: "admin", label: "Plan restored" },
+  database_integrity_checked: { category: "admin", label: "Database integrity checked" },
+  database_backup_downloaded: { category: "admin", label: "Database backup downloaded" },
   featured_reordered: { category: "admin", label: "Featured content changed" },
   category_created: { category: "admin", label: "Content category created" },
   category_updated: { category: "admin", label: "Content category changed" },
@@ -109,3 +114,31 @@ export function auditActionsOf(category: AuditCategory): string[] {
 export function isAuditCategory(value: string): value is AuditCategory {
   return (AUDIT_CATEGORIES as readonly string[]).includes(value);
 }
+
+/**
+ * The actions /super-admin/security lists as "recent security events" (sign-in failures, locks,
+ * unlocks, MFA and password changes, session revocations, credential changes), and links to
+ * /admin/logs filtered on.
+ */
+export const SECURITY_CONSOLE_ACTIONS: readonly string[] = Object.freeze([
+  "sign_in_failure",
+  "password_check_failure",
+  "lockout",
+  "admin_unlock",
+  "admin_lockout_cleared",
+  "mfa_enabled",
+  "mfa_disabled",
+  "mfa_failure",
+  "backup_code_used",
+  "backup_codes_regenerated",
+  "password_change",
+  "password_reset",
+  "session_revoked",
+  "admin_session_revoked",
+  "device_mismatch",
+  "api_key_created",
+  "api_key_revoked",
+  "service_credential_created",
+  "service_credential_rotated",
+  "service_credential_revoked",
+]);

@@ -308,3 +308,16 @@ describe("sidebarSections per persona", () => {
     }
   });
 });
+
+describe("pages switched off by a feature flag", () => {
+  it("are left out of every persona's sidebar, and nothing else is", () => {
+    for (const name of Object.keys(PERSONAS) as PersonaName[]) {
+      const all = sidebarSections(PERSONAS[name]).flatMap((s) => s.items.map((i) => i.id));
+      const left = sidebarSections(PERSONAS[name], undefined, ["/resources"]).flatMap((s) =>
+        s.items.map((i) => i.id),
+      );
+      expect(all, name).toContain("/resources");
+      expect(left, name).toEqual(all.filter((id) => id !== "/resources"));
+    }
+  });
+});

@@ -158,11 +158,14 @@ function allowedItems(routes: readonly RouteDefinition[], ctx: AccessContext): S
 export function sidebarSections(
   ctx: AccessContext,
   routes: readonly RouteDefinition[] = ROUTES,
+  /** Paths a feature flag switched off (core/system-settings.ts `pathsSwitchedOff`): left out. */
+  switchedOff: readonly string[] = [],
 ): SidebarSection[] {
   const get = (p: string) => getRoute(p, routes);
   const sections: SidebarSection[] = [];
   const push = (id: SidebarSectionId, title: string | null, items: SidebarItem[]) => {
-    if (items.length > 0) sections.push({ id, title, items });
+    const shown = items.filter((i) => i.action !== undefined || !switchedOff.includes(i.path));
+    if (shown.length > 0) sections.push({ id, title, items: shown });
   };
 
   push("public", null, allowedItems(PUBLIC_SIDEBAR_PATHS.map(get), ctx));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   defaultSettings,
   featureFlagsOf,
+  pathsSwitchedOff,
   type SettingDefinition,
   SYSTEM_SETTINGS,
   settingDefinition,
@@ -53,5 +54,13 @@ describe("system settings catalogue", () => {
       search: false,
       repositoryBrowser: false,
     });
+  });
+});
+
+describe("pathsSwitchedOff", () => {
+  it("names the pages of the flags that are off, and only those", () => {
+    expect(pathsSwitchedOff({ search: true, repositoryBrowser: true })).toEqual([]);
+    expect(pathsSwitchedOff({ search: false, repositoryBrowser: false })).toEqual(["/resources"]);
+    expect(pathsSwitchedOff({})).toEqual([]);
   });
 });

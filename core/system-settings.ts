@@ -22,6 +22,8 @@ interface SettingBase<T extends string, V> {
   default: V;
   /** Feature flags reach the client's user context and gate a feature server-side. */
   featureFlag: boolean;
+  /** Pages a feature flag switches off: left out of the navigation while the flag is off. */
+  paths?: readonly string[];
 }
 
 export type SettingValue = boolean | number | string;
@@ -41,9 +43,10 @@ export const SYSTEM_SETTINGS: readonly SettingDefinition[] = Object.freeze([
     type: "boolean",
     label: "Repository browser",
     description:
-      "Browsing repositories under /resources and their raw files (/api/repositories/…/raw). Off: those pages and files answer 404.",
+      "Browsing repositories under /resources and their raw files (/api/repositories/…/raw). Off: those pages and files answer 404 and Resources leaves the sidebar.",
     default: true,
     featureFlag: true,
+    paths: ["/resources"],
   },
 ]);
 
@@ -65,6 +68,11 @@ export function featureFlagsOf(values: Readonly<Record<string, SettingValue>>): 
     if (s.featureFlag && s.type === "boolean") out[s.key] = values[s.key] === true;
   }
   return out;
+}
+
+/** The pages switched off by the flags that are off in `flags` (a flag missing from `flags` is on). */
+export function pathsSwitchedOff(flags: Readonly<Record<string, boolean>>): string[] {
+  return SYSTEM_SETTINGS.flatMap((s) => (s.featureFlag && flags[s.key] === false ? (s.paths ?? []) : []));
 }
 
 export type SettingCheck = { ok: true; value: SettingValue } | { ok: false; message: string };

@@ -17,6 +17,7 @@ import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
+import { createAnalyticsService } from "./modules/analytics/analytics.service.ts";
 import { createAuditLogService } from "./modules/audit/audit-log.service.ts";
 import { createBillingService } from "./modules/billing/billing.service.ts";
 import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
@@ -30,6 +31,10 @@ import { startContentScheduler } from "./modules/content/content-scheduler.ts";
 import { createContentStudioList } from "./modules/content/content-studio-list.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
+import { createHeartbeat } from "./modules/operations/heartbeat.ts";
+import { createJobRegistry } from "./modules/operations/job-registry.ts";
+import { createOperationsService } from "./modules/operations/operations.service.ts";
+import { createProcessMetrics, type ProcessMetrics } from "./modules/operations/process-metrics.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createRateLimits, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
@@ -37,6 +42,7 @@ import { createRepositorySync } from "./modules/repositories/repository-sync.ts"
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
 import { createSearchService } from "./modules/search/search.service.ts";
 import { createSearchIndexer } from "./modules/search/search-indexer.ts";
+import { createSecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createSubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import { type AccountService, createAccountService } from "./modules/users/account.service.ts";
@@ -74,6 +80,8 @@ export interface Runtime {
   rateLimits: RateLimits;
   /** Sessions, admin unlock, sign-in name look-ups and credential audit (the identity REST handlers). */
   accounts: AccountService;
+  /** This process's request and page-cache counters and event-loop delay (the heartbeat reads them). */
+  processMetrics: ProcessMetrics;
   close(): Promise<void>;
 }
 
@@ -228,6 +236,17 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     });
     await settings.reload();
     const startedAt = new Date();
+    // Operations (/super-admin/infrastructure): this process's figures, its background jobs and
+    // its heartbeat row in the shared database.
+    const processMetrics = createProcessMetrics();
+    const jobs = createJobRegistry();
+    const heartbeat = createHeartbeat({
+      db: database.db,
+      metrics: processMetrics,
+      jobs,
+      version: VERSION,
+      startedAt,
+    });
     const diagnostics = createDiagnosticsService({
       version: VERSION,
       environment: env.NODE_ENV,
@@ -240,6 +259,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       counts: () => content.counts(),
       publicCounts: () => content.publicCounts(),
       configuration,
+    });
+
+    const accounts = createAccountService({
+      db: database.db,
+      now: authSecurity.now,
+      audit: authSecurity.audit,
+      unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
+      logger,
     });
 
     const services: AppServices = {
@@ -281,11 +308,22 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         indexer: searchIndexer,
         summarize: content.summarize,
         enabled: () => featureFlags.search !== false,
+        now: authSecurity.now,
+        logger,
       }),
       contentModels,
       settings,
       studioList: createContentStudioList({ db: database.db }),
       audit: createAuditLogService({ db: database.db }),
+      analytics: createAnalyticsService({ db: database.db, now: authSecurity.now }),
+      securityAdmin: createSecurityAdminService({
+        db: database.db,
+        now: authSecurity.now,
+        throttle: authSecurity.throttle,
+        accounts,
+        serviceCredentials,
+        logger,
+      }),
       billing: createBillingService({
         db: database.db,
         mailer,
@@ -296,21 +334,44 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         selfServe: manualSelfServe(env),
         logger,
       }),
+      operations: createOperationsService({
+        db: database.db,
+        dialect: database.dialect,
+        file: database.file,
+        databaseUrl: databaseUrl(env),
+        storage,
+        heartbeat,
+        jobs,
+        pingDatabase: () => database.ping(),
+      }),
     };
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
       await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR });
     }
     // Repositories whose cache expired are synced in the background (unref'd timer).
-    const repositoryRefresh = repositorySync.start();
+    const repositoryRefresh = repositorySync.start(
+      undefined,
+      jobs.register({
+        name: "repository-refresh",
+        label: "Syncs the repositories whose cached copy expired",
+        intervalMs: 5 * 60 * 1000,
+      }),
+    );
     // A database from before search has content but no index: build it in the background.
     const indexing = new AbortController();
-    const initialIndex = searchIndexer
-      .ensureIndexed({ signal: indexing.signal })
-      .catch((error) => logger.error({ err: error }, "search: building the index failed"));
+    const trackIndex = jobs.register({
+      name: "search-index-build",
+      label: "Builds the search index at start-up when content has none (once)",
+      intervalMs: null,
+    });
+    const initialIndex = trackIndex(() => searchIndexer.ensureIndexed({ signal: indexing.signal })).catch(
+      (error) => logger.error({ err: error }, "search: building the index failed"),
+    );
 
     let rateLimitErrorLogged = false;
     const rateLimits = createRateLimits({
+      jobs,
       db: database.db,
       now: authSecurity.now,
       settings: {
@@ -332,11 +393,21 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
 
     // Settings and feature flags changed by any process reach this one within about a second.
     const settingsWatcher = settings.watch({
+      track: jobs.register({
+        name: "settings-poll",
+        label: "Applies settings and feature flags changed by any process (settings revision poll)",
+        intervalMs: 1000,
+      }),
       intervalMs: 1000,
       onError: (error) => logger.warn({ err: error }, "settings revision check failed"),
     });
 
     const revisionWatcher = watchContentRevision(database.db, {
+      track: jobs.register({
+        name: "content-revision-poll",
+        label: "Drops the page cache when content changed on any process (content revision poll)",
+        intervalMs: 1000,
+      }),
       intervalMs: 1000,
       onChange: () => {
         for (const listener of changeListeners) listener();
@@ -351,10 +422,35 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       hooks: searchIndexer.contentHooks,
       logger,
       intervalMs: 1000,
+      track: jobs.register({
+        name: "content-scheduler",
+        label: "Publishes scheduled content when its time comes",
+        intervalMs: 1000,
+      }),
     });
 
     // Renewals, period ends and grace ends take effect with nobody visiting (unref'd timer).
-    const billingScheduler = startBillingScheduler({ billing: services.billing, logger, intervalMs: 1000 });
+    const trackBilling = jobs.register({
+      name: "billing-sweep",
+      label: "Renewals, period ends, grace ends and abandoned checkouts (billing sweep)",
+      intervalMs: 1000,
+    });
+    const billingScheduler = startBillingScheduler({
+      billing: { runDue: () => trackBilling(() => services.billing.runDue()) },
+      logger,
+      intervalMs: 1000,
+    });
+
+    // Every few seconds this process writes its heartbeat row (unref'd timer; removed on close).
+    const heartbeatTimer = heartbeat.start({
+      track: jobs.register({
+        name: "heartbeat",
+        label: "Writes this process's heartbeat row and deletes rows of processes gone for 10 minutes",
+        intervalMs: 5000,
+      }),
+      onError: (error) => logger.warn({ err: error }, "operations: the heartbeat could not be written"),
+    });
+    await heartbeatTimer.ready;
 
     return {
       env,
@@ -374,14 +470,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
-      accounts: createAccountService({
-        db: database.db,
-        now: authSecurity.now,
-        audit: authSecurity.audit,
-        unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
-        logger,
-      }),
+      accounts,
+      processMetrics,
       close: async () => {
+        await heartbeatTimer.stop();
+        processMetrics.stop();
         revisionWatcher.stop();
         settingsWatcher.stop();
         await contentScheduler.stop();

@@ -6,6 +6,7 @@
  * This file assembles the contract only (types owned by the modules); `server/runtime.ts`
  * builds the instance. Modules never import this file.
  */
+import type { AnalyticsService } from "./modules/analytics/analytics.service.ts";
 import type { AuditLogService } from "./modules/audit/audit-log.service.ts";
 import type { BillingService } from "./modules/billing/billing.service.ts";
 import type { PlansService } from "./modules/billing/plans.service.ts";
@@ -15,9 +16,11 @@ import type { ContentModelServices } from "./modules/content/content-models.ts";
 import type { StudioListService } from "./modules/content/content-studio-list.ts";
 import type { DiagnosticsService } from "./modules/diagnostics/diagnostics.types.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
+import type { OperationsService } from "./modules/operations/operations.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
 import type { SearchService } from "./modules/search/search.service.ts";
+import type { SecurityAdminService } from "./modules/security-admin/security-admin.service.ts";
 import type { SettingsService } from "./modules/settings/settings.service.ts";
 import type { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.ts";
 import type { ProfileService } from "./modules/users/profile.service.ts";
@@ -79,4 +82,10 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** Processes, jobs, migrations, tables, integrity check and backup: the platform owner only (issue 14). */
+  operations: OperationsService;
+  /** Analytics and the overview figures for platform administrators (/admin/analytics, /admin/overview). */
+  analytics: AnalyticsService;
+  /** The platform owner's security console: sessions, lockouts, MFA adoption, events, service credentials. */
+  securityAdmin: SecurityAdminService;
 }

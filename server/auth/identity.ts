@@ -285,7 +285,12 @@ export function createIdentity(deps: IdentityDeps) {
         }
         const service = deps.tokens ? await deps.tokens.verify(token, "service") : null;
         const clientId = service?.client_id;
-        if (service && typeof clientId === "string" && (await deps.serviceCredentials?.isActive(clientId))) {
+        const issuedAtS = typeof service?.iat === "number" ? service.iat : 0; // a token without iat predates any rotation
+        if (
+          service &&
+          typeof clientId === "string" &&
+          (await deps.serviceCredentials?.isActive(clientId, issuedAtS))
+        ) {
           const scopes = typeof service.scope === "string" ? service.scope.split(" ").filter(Boolean) : [];
           return accepted({
             kind: "service",

@@ -5,7 +5,7 @@
  * stored as an HMAC (keyed from AUTH_SECRET).
  *
  * Service credentials are platform-wide (decision 009): only platform administrators (app-admin,
- * app-owner) list, create and revoke them — `adminAccess` decides, here in the operation — and a
+ * app-owner) list, create and revoke them, the platform owner rotates their secrets — `adminAccess` decides, here in the operation — and a
  * credential works only while its creator is still an active platform administrator, so a token
  * never carries more than the person who made it (a credential left by a demoted or deleted
  * admin, or made by anyone else, stops working).
@@ -39,6 +39,8 @@ export interface ServiceCredentialInfo {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** When the secret was last rotated (null = never). */
+  rotatedAt: string | null;
 }
 
 /** The admin's user id when `operation` is allowed; UnauthenticatedError / ForbiddenError otherwise. */
@@ -75,7 +77,17 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
       authorise(actor, "service-credentials.list");
       const rows = await db
         .selectFrom("service_credential")
-        .select(["id", "clientId", "name", "scopes", "createdBy", "createdAt", "revokedAt", "lastUsedAt"])
+        .select([
+          "id",
+          "clientId",
+          "name",
+          "scopes",
+          "createdBy",
+          "createdAt",
+          "revokedAt",
+          "lastUsedAt",
+          "rotatedAt",
+        ])
         .orderBy("createdAt", "desc")
         .execute();
       return rows.map((r) => ({ ...r, scopes: parseScopes(r.scopes) }));
@@ -114,6 +126,7 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
         createdAt,
         revokedAt: null,
         lastUsedAt: null,
+        rotatedAt: null,
       };
     },
 
@@ -126,6 +139,36 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
         .where("revokedAt", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * A new secret for an active credential (admin operation `service-credentials.rotate`, the
+     * platform owner): the old secret is refused at once, and so are service tokens issued before
+     * the rotation (`isActive` with the token's `iat`). The client id, name and scopes stay. null
+     * when there is no active credential with this id. The new secret is in the answer only.
+     */
+    async rotate(
+      actor: Actor,
+      id: string,
+    ): Promise<(ServiceCredentialInfo & { clientSecret: string }) | null> {
+      authorise(actor, "service-credentials.rotate");
+      const row = await db
+        .selectFrom("service_credential")
+        .select(["id", "clientId", "name", "scopes", "createdBy", "createdAt", "revokedAt", "lastUsedAt"])
+        .where("id", "=", id)
+        .where("revokedAt", "is", null)
+        .executeTakeFirst();
+      if (!row) return null;
+      const clientSecret = `lhs_${randomBytes(32).toString("base64url")}`;
+      const rotatedAt = new Date(now()).toISOString();
+      const result = await db
+        .updateTable("service_credential")
+        .set({ secretHash: hash(`${row.clientId}:${clientSecret}`), rotatedAt })
+        .where("id", "=", id)
+        .where("revokedAt", "is", null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
+      return { ...row, scopes: parseScopes(row.scopes), rotatedAt, clientSecret };
     },
 
     /** The credential's scopes when the pair is valid and not revoked; otherwise null. */
@@ -151,14 +194,22 @@ export function createServiceCredentials(options: { db: Kysely<DB>; secret: stri
       return { clientId, scopes: parseScopes(row.scopes) };
     },
 
-    /** True while the credential exists and is not revoked (checked for every service token). */
-    async isActive(clientId: string): Promise<boolean> {
+    /**
+     * True while the credential exists and is not revoked (checked for every service token). With
+     * `issuedAtS` (a token's `iat`), a token issued before the secret's last rotation is refused.
+     */
+    async isActive(clientId: string, issuedAtS?: number): Promise<boolean> {
       const row = await db
         .selectFrom("service_credential")
-        .select(["revokedAt", "createdBy"])
+        .select(["revokedAt", "createdBy", "rotatedAt"])
         .where("clientId", "=", clientId)
         .executeTakeFirst();
-      return !!row && row.revokedAt === null && (await creatorIsPlatformAdmin(row.createdBy));
+      if (!row || row.revokedAt !== null) return false;
+      if (issuedAtS !== undefined && row.rotatedAt) {
+        const rotatedS = Math.floor(Date.parse(row.rotatedAt) / 1000);
+        if (!(issuedAtS >= rotatedS)) return false;
+      }
+      return creatorIsPlatformAdmin(row.createdBy);
     },
   };
 }

@@ -210,6 +210,15 @@ export function createLoginThrottle(db: Kysely<DB>, now: () => number) {
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
+
+    /**
+     * Admin clear of any throttle key (`acct:`, `name:` or `ip:`): removes its counter and lock.
+     * True when the key had a row.
+     */
+    async clearKey(key: string): Promise<boolean> {
+      const result = await db.deleteFrom("login_throttle").where("key", "=", key).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
   };
 }
 

@@ -23,6 +23,8 @@ export interface PingResult {
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** SQLite: the database file (null for `:memory:`); PostgreSQL: null. For backups and checks. */
+  file: string | null;
   /** Closes the pool or the SQLite file. Safe to call more than once. */
   close(): Promise<void>;
   /** A `select 1` round trip; never throws. */
@@ -69,6 +71,7 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
   const dialect = dialectFromUrl(url);
   let db: Kysely<DB>;
   let closeExtra: () => void = () => {};
+  let file: string | null = null;
 
   if (dialect === "postgres") {
     if (options.searchPath !== undefined && !/^[A-Za-z_][A-Za-z0-9_$]*$/.test(options.searchPath)) {
@@ -88,7 +91,10 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = sqlitePath(url);
-    if (path !== ":memory:" && path !== "") mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (path !== ":memory:" && path !== "") {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      file = resolve(path);
+    }
     const database = new NodeSqliteDatabase(path);
     closeExtra = () => database.close();
     db = new Kysely<DB>({ dialect: new NodeSqliteDialect(database) });
@@ -98,6 +104,7 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
   return {
     db,
     dialect,
+    file,
     close() {
       closed ??= (async () => {
         try {

@@ -134,6 +134,26 @@ export interface SystemSettingTable {
   version: number;
 }
 
+/** One app process's heartbeat (migration 030, /super-admin/infrastructure). `jobs` is JSON. */
+export interface ProcessHeartbeatTable {
+  processId: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: string;
+  lastSeenAt: string;
+  lastSeenEpoch: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  lagP50Us: number;
+  lagP99Us: number;
+  requestsLastMinute: number;
+  pageCacheHits: number;
+  pageCacheMisses: number;
+  jobs: JsonText;
+}
+
 /** The settings revision (migration 024): one row, bumped by every settings write. */
 export interface SystemSettingRevisionTable {
   id: number;
@@ -277,6 +297,8 @@ export interface ServiceCredentialTable {
   createdAt: IsoText;
   revokedAt: IsoText | null;
   lastUsedAt: IsoText | null;
+  /** When the secret was last rotated (migration 029); service tokens issued before it are refused. */
+  rotatedAt: IsoText | null;
 }
 
 /** Better Auth's rate limiter (its `rateLimit` model, stored as `rate_limit`). */
@@ -684,6 +706,47 @@ export interface RepositoryWorkflowTable {
   lastRunDate: IsoText | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Analytics (migration 027): daily aggregates, no personal data
+
+export interface AnalyticsDailyTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  contentId: string;
+  /** Counted views (one per reader, item and day). */
+  views: Generated<number>;
+  visitorViews: Generated<number>;
+  freeViews: Generated<number>;
+  basicViews: Generated<number>;
+  proViews: Generated<number>;
+  enterpriseViews: Generated<number>;
+}
+
+export interface AnalyticsSiteDailyTable {
+  day: string;
+  /** Site-wide unique readers that day. */
+  readers: Generated<number>;
+  visitorReaders: Generated<number>;
+  freeReaders: Generated<number>;
+  basicReaders: Generated<number>;
+  proReaders: Generated<number>;
+  enterpriseReaders: Generated<number>;
+}
+
+export interface AnalyticsReaderDayTable {
+  day: string;
+  /** A keyed hash of the reader and the day (never the reader's id or address). */
+  readerHash: string;
+}
+
+export interface AnalyticsSearchDailyTable {
+  day: string;
+  /** The normalised search text. */
+  query: string;
+  searches: Generated<number>;
+  zeroResults: Generated<number>;
+}
+
 export interface DB {
   user: UserTable;
   session: SessionTable;
@@ -708,6 +771,7 @@ export interface DB {
   content_revision: ContentRevisionTable;
   system_setting: SystemSettingTable;
   system_setting_revision: SystemSettingRevisionTable;
+  process_heartbeat: ProcessHeartbeatTable;
   content_version: ContentVersionTable;
   content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
@@ -729,6 +793,10 @@ export interface DB {
   repository_branch: RepositoryBranchTable;
   repository_issue: RepositoryIssueTable;
   repository_workflow: RepositoryWorkflowTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_site_daily: AnalyticsSiteDailyTable;
+  analytics_reader_day: AnalyticsReaderDayTable;
+  analytics_search_daily: AnalyticsSearchDailyTable;
 }
 
 export type TableName = keyof DB;
@@ -774,4 +842,9 @@ export const TABLE_NAMES = [
   "repository_workflow",
   "system_setting",
   "system_setting_revision",
+  "process_heartbeat",
+  "analytics_daily",
+  "analytics_site_daily",
+  "analytics_reader_day",
+  "analytics_search_daily",
 ] as const satisfies readonly TableName[];

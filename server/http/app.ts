@@ -12,6 +12,7 @@ import { registerAccountApi } from "./account-api.ts";
 import { registerAdminContentApi } from "./admin-content-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
+import { registerAnalyticsApi } from "./analytics-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
@@ -21,6 +22,7 @@ import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
 import { registerMediaApi } from "./media-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
+import { registerOperationsApi } from "./operations-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { createPageCache } from "./page-cache.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
@@ -29,6 +31,7 @@ import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
 import { registerSearchApi } from "./search-api.ts";
+import { registerSecurityAdminApi } from "./security-admin-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
 import { registerSettingsApi } from "./settings-api.ts";
@@ -109,6 +112,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   });
 
   app.use("*", async (c, next) => {
+    runtime.processMetrics.countRequest(); // requests per minute on /super-admin/infrastructure
     // Reject paths that are not valid percent-encoding before anything parses them.
     try {
       decodeURIComponent(c.req.path);
@@ -258,6 +262,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAdminContentApi(app, runtime); // /api/admin/content/*: featured, categories, collections (platform admins)
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
+  registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins
+  registerSecurityAdminApi(app, runtime); // /api/admin/security*, service credential rotation: the platform owner
   registerPlansApi(app, runtime); // /api/plans, /api/plans/unlocks (public), /api/admin/plans* (platform admins)
   registerProfileApi(app, runtime);
   registerContentApi(app, runtime);
@@ -314,6 +321,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce.
   const pageCache = createPageCache({ ttlMs: 30_000, maxEntries: 500 });
   runtime.contentChanges.subscribe(() => pageCache.invalidate());
+  runtime.processMetrics.attachPageCache(() => pageCache.stats());
   const isAnonymousPageRequest = (c: Context) =>
     options.mode !== "development" &&
     c.req.method === "GET" &&

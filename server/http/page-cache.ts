@@ -56,18 +56,29 @@ export function createPageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 512 * 1024;
   const entries = new Map<string, CachedPage>();
   let generation = 0;
+  let hits = 0;
+  let misses = 0;
   return {
+    /** Lookups answered from the cache and not, since the process started (/super-admin/infrastructure). */
+    stats(): { hits: number; misses: number } {
+      return { hits, misses };
+    },
     /** Goes up on every invalidation; a page rendered across one is not stored. */
     get generation(): number {
       return generation;
     },
     get(key: string): CachedPage | null {
       const hit = entries.get(key);
-      if (!hit) return null;
-      if (hit.expiresAt <= now()) {
-        entries.delete(key);
+      if (!hit) {
+        misses += 1;
         return null;
       }
+      if (hit.expiresAt <= now()) {
+        entries.delete(key);
+        misses += 1;
+        return null;
+      }
+      hits += 1;
       // Refresh its place for LRU eviction.
       entries.delete(key);
       entries.set(key, hit);

@@ -207,10 +207,22 @@ describe.each(DIALECTS)("settings API (%s)", (dialect) => {
       const raw = await fetch(`${server.url}/api/repositories/anything/raw?path=README.md`);
       expect(raw.status).toBe(404);
       expect(((await raw.json()) as { error: { message: string } }).error.message).toMatch(/turned off/);
+      // …and no page offers it any more: Resources leaves the sidebar.
+      expect(await (await fetch(`${server.url}/ai-news`)).text()).not.toContain('href="/resources"');
 
       const restored = await patch({ repositoryBrowser: true, version: version + 1 });
       expect(restored.status).toBe(200);
       expect((await fetch(`${server.url}/resources`)).status).toBe(200);
+      // Cached visitor pages follow the content revision the change moved (polled every second).
+      await expect
+        .poll(
+          async () => (await (await fetch(`${server.url}/ai-news`)).text()).includes('href="/resources"'),
+          {
+            timeout: 10_000,
+            interval: 200,
+          },
+        )
+        .toBe(true);
     });
 
     it("turning search off through one process stops search on the other within seconds, then back on", async () => {

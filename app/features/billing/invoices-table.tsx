@@ -1,6 +1,7 @@
 import { ExternalLink } from "lucide-react";
 import type { InvoiceView } from "../../../server/modules/billing/billing.types.ts";
 import { cx } from "../../components/ui/cx.ts";
+import { type Column, DataTable } from "../../components/ui/data-table.tsx";
 import { formatDay, formatMoney } from "./format.ts";
 
 const STATUS: Record<InvoiceView["status"], { label: string; tone: string }> = {
@@ -10,78 +11,68 @@ const STATUS: Record<InvoiceView["status"], { label: string; tone: string }> = {
   void: { label: "Void", tone: "text-ink-subtle" },
 };
 
+const COLUMNS: readonly Column<InvoiceView>[] = [
+  {
+    id: "number",
+    header: "Number",
+    cell: (i) => i.number,
+    className: "font-mono text-xs text-ink",
+  },
+  {
+    id: "date",
+    header: "Date",
+    cell: (i) => formatDay(i.createdAt),
+    className: "whitespace-nowrap text-ink-muted",
+  },
+  { id: "description", header: "Description", cell: (i) => i.description, className: "text-ink" },
+  {
+    id: "amount",
+    header: "Amount",
+    cell: (i) => formatMoney(i.amountCents, i.currency),
+    align: "right",
+    className: "whitespace-nowrap tabular-nums text-ink",
+  },
+  {
+    id: "status",
+    header: "Status",
+    cell: (i) => <span className={cx("font-medium", STATUS[i.status].tone)}>{STATUS[i.status].label}</span>,
+  },
+  { id: "link", header: "Link", srOnly: true, cell: (i) => <InvoiceLink invoice={i} /> },
+];
+
+/** A phone card: amount and status, then what it was for, the date, number and link. */
+function InvoiceCard({ invoice }: { invoice: InvoiceView }) {
+  return (
+    <>
+      <div className="flex items-baseline justify-between gap-3">
+        <span className="tabular-nums font-medium text-ink">
+          {formatMoney(invoice.amountCents, invoice.currency)}
+        </span>
+        <span className={cx("font-medium", STATUS[invoice.status].tone)}>{STATUS[invoice.status].label}</span>
+      </div>
+      <p className="mt-1 break-words text-ink">{invoice.description}</p>
+      <p className="mt-1 flex flex-wrap items-center gap-x-3 text-xs text-ink-muted">
+        <span>{formatDay(invoice.createdAt)}</span>
+        <span className="break-all font-mono">{invoice.number}</span>
+        <InvoiceLink invoice={invoice} />
+      </p>
+    </>
+  );
+}
+
 /** Invoices and receipts, newest first: a table on wide screens, a list of cards on phones. */
 export function InvoicesTable({ invoices }: { invoices: InvoiceView[] }) {
   if (invoices.length === 0) {
     return <p className="text-sm text-ink-muted">No invoices or receipts yet.</p>;
   }
   return (
-    <>
-      <ul className="divide-y divide-line text-sm sm:hidden">
-        {invoices.map((invoice) => (
-          <li key={invoice.id} className="py-3">
-            <div className="flex items-baseline justify-between gap-3">
-              <span className="tabular-nums font-medium text-ink">
-                {formatMoney(invoice.amountCents, invoice.currency)}
-              </span>
-              <span className={cx("font-medium", STATUS[invoice.status].tone)}>
-                {STATUS[invoice.status].label}
-              </span>
-            </div>
-            <p className="mt-1 break-words text-ink">{invoice.description}</p>
-            <p className="mt-1 flex flex-wrap items-center gap-x-3 text-xs text-ink-muted">
-              <span>{formatDay(invoice.createdAt)}</span>
-              <span className="break-all font-mono">{invoice.number}</span>
-              <InvoiceLink invoice={invoice} />
-            </p>
-          </li>
-        ))}
-      </ul>
-      <div className="hidden min-w-0 sm:block">
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase tracking-wide text-ink-subtle">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Number
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Date
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Description
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-semibold">
-                Amount
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Status
-              </th>
-              <th scope="col" className="py-2 font-semibold">
-                <span className="sr-only">Link</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
-            {invoices.map((invoice) => (
-              <tr key={invoice.id} className="align-top">
-                <td className="py-2 pr-3 font-mono text-xs text-ink">{invoice.number}</td>
-                <td className="whitespace-nowrap py-2 pr-3 text-ink-muted">{formatDay(invoice.createdAt)}</td>
-                <td className="py-2 pr-3 text-ink">{invoice.description}</td>
-                <td className="whitespace-nowrap py-2 pr-3 text-right tabular-nums text-ink">
-                  {formatMoney(invoice.amountCents, invoice.currency)}
-                </td>
-                <td className={cx("py-2 pr-3 font-medium", STATUS[invoice.status].tone)}>
-                  {STATUS[invoice.status].label}
-                </td>
-                <td className="py-2">
-                  <InvoiceLink invoice={invoice} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <DataTable
+      rows={invoices}
+      columns={COLUMNS}
+      rowKey={(i) => i.id}
+      card={(i) => <InvoiceCard invoice={i} />}
+      caption="Invoices and receipts"
+    />
   );
 }
 

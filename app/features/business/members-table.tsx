@@ -4,6 +4,7 @@ import { useRevalidator } from "react-router";
 import { showToast } from "../../components/app-toaster.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
+import { type Column, DataTable } from "../../components/ui/data-table.tsx";
 import { api, settle } from "../../lib/api.ts";
 import { formatDate } from "./format.ts";
 
@@ -71,64 +72,48 @@ export function MembersTable({
       </Button>
     ) : null;
 
+  const name = (m: MemberRowData) => (
+    <>
+      {m.name}
+      {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
+    </>
+  );
+  const columns: Column<MemberRowData>[] = [
+    { id: "name", header: "Name", cell: name, className: "text-ink" },
+    { id: "email", header: "E-mail", cell: (m) => m.email, className: "break-all text-ink-muted" },
+    { id: "role", header: "Role", cell: roleBadge },
+    {
+      id: "joined",
+      header: "Joined",
+      cell: (m) => formatDate(m.joinedAt),
+      className: "whitespace-nowrap text-ink-muted",
+    },
+  ];
+  if (canManage) {
+    columns.push({ id: "actions", header: "Actions", srOnly: true, align: "right", cell: removeButton });
+  }
+
   return (
     <>
-      <ul className="divide-y divide-line text-sm sm:hidden">
-        {members.map((m) => (
-          <li key={m.userId} className="flex items-start justify-between gap-3 py-3">
+      <DataTable
+        rows={members}
+        columns={columns}
+        rowKey={(m) => m.userId}
+        inset
+        caption="Members"
+        card={(m) => (
+          <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
-              <p className="text-ink">
-                {m.name}
-                {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
-              </p>
+              <p className="text-ink">{name(m)}</p>
               <p className="break-all text-ink-muted">{m.email}</p>
               <p className="mt-1 flex items-center gap-2 text-xs text-ink-muted">
                 {roleBadge(m)} joined {formatDate(m.joinedAt)}
               </p>
             </div>
             {removeButton(m)}
-          </li>
-        ))}
-      </ul>
-      <div className="-mx-5 hidden overflow-x-auto sm:block">
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase tracking-wide text-ink-subtle">
-            <tr>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Name
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                E-mail
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Role
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Joined
-              </th>
-              {canManage ? (
-                <th scope="col" className="px-5 py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
-            {members.map((m) => (
-              <tr key={m.userId}>
-                <td className="px-5 py-2.5 text-ink">
-                  {m.name}
-                  {m.userId === currentUserId ? <span className="ml-1 text-ink-subtle">(you)</span> : null}
-                </td>
-                <td className="px-5 py-2.5 break-all text-ink-muted">{m.email}</td>
-                <td className="px-5 py-2.5">{roleBadge(m)}</td>
-                <td className="px-5 py-2.5 whitespace-nowrap text-ink-muted">{formatDate(m.joinedAt)}</td>
-                {canManage ? <td className="px-5 py-2.5 text-right">{removeButton(m)}</td> : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          </div>
+        )}
+      />
       <ConfirmDialog
         open={target !== null}
         title="Remove this member?"

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { useLocation } from "react-router";
+import { pathsSwitchedOff } from "../../../core/index.ts";
 import type { PublicConfig } from "../../../server/services.ts";
 import { AppToaster } from "../../components/app-toaster.tsx";
 import { AppErrorBoundary, RouteErrorBoundary } from "../../components/errors/boundaries.tsx";
@@ -52,6 +53,7 @@ function ShellBody({ config, debug, children }: Omit<AppShellProps, "user">) {
         productName={config.productName}
         tagline={config.tagline}
         search={config.featureFlags.search !== false}
+        switchedOff={pathsSwitchedOff(config.featureFlags)}
       />
       <div className="flex min-h-dvh flex-col transition-[padding] duration-200 lg:pl-[var(--sidebar-expanded)] lg:collapsed:pl-[var(--sidebar-collapsed)]">
         <MobileHeader productName={config.productName} />

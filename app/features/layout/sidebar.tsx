@@ -330,16 +330,19 @@ export function Sidebar({
   productName,
   tagline,
   search = true,
+  switchedOff = [],
 }: {
   productName: string;
   tagline: string;
   /** The `search` feature flag: off hides the search box. */
   search?: boolean;
+  /** Pages switched off by feature flags: left out of the navigation. */
+  switchedOff?: readonly string[];
 }) {
   const { access } = useAuth();
   const { collapsed, toggleCollapsed, mobileOpen, setMobileOpen } = useSidebar();
   const closeRef = useRef<HTMLButtonElement>(null);
-  const sections = sidebarSections(access);
+  const sections = sidebarSections(access, undefined, switchedOff);
 
   useEffect(() => {
     if (!mobileOpen) return;

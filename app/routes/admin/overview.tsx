@@ -1,29 +1,25 @@
-import { FeatureScreen } from "../../components/feature-screen.tsx";
-import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
-import { actorContext, servicesContext } from "../../lib/context.ts";
+import { Screen } from "../../components/screen.tsx";
+import { loadOverview } from "../../features/admin-analytics/analytics.server.ts";
+import { OverviewView } from "../../features/admin-analytics/overview-view.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/overview";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/overview");
 
-/** Platform scope: installation-wide figures and diagnostics (organisation admins get 403). */
+/** Platform scope: organisation admins get 403 (the route guard answers the same; the service checks again). */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/admin/overview");
-  const { context } = args;
-  return {
-    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(actorContext)),
-  };
+  return loadOverview(args.context, new URL(args.request.url));
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   return (
-    <FeatureScreen
+    <Screen
       path="/admin/overview"
-      purpose="Key numbers for the whole hub: health, records, and how people use it."
-      coming="sign-ups, active users, views and conversions over time."
+      purpose="The platform at a glance: readers by plan, sign-ups, conversions and churn, what was published and read, failed repository syncs and recent security events."
     >
-      <DiagnosticsView diagnostics={loaderData.diagnostics} />
-    </FeatureScreen>
+      <OverviewView data={loaderData} />
+    </Screen>
   );
 }

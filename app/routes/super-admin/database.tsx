@@ -1,48 +1,30 @@
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { KeyValueList } from "../../components/ui/card.tsx";
-import { actorContext, servicesContext } from "../../lib/context.ts";
+import { Screen } from "../../components/screen.tsx";
+import { DatabaseView } from "../../features/operations/database-view.tsx";
+import { databaseAction, loadDatabase } from "../../features/operations/operations.server.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/database";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/database");
 
+/** Owner scope: the route guard answers 403 to everyone else; the service checks again. */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/database");
-  const { context } = args;
-  const d = await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(actorContext));
-  return { db: d.db, counts: d.counts };
+  return { view: await loadDatabase(args) };
 }
 
-export default function Database({ loaderData }: Route.ComponentProps) {
-  const { db, counts } = loaderData;
+export async function action(args: Route.ActionArgs) {
+  requireScreenAccess(args, "/super-admin/database");
+  return databaseAction(args);
+}
+
+export default function Database({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <FeatureScreen
+    <Screen
       path="/super-admin/database"
-      purpose="The database engine, its health and the size of the main tables."
-      coming="applied migrations, table sizes and a backup / export action."
+      purpose="The database's migrations, its tables with row counts and sizes, an integrity check on demand and a consistent backup."
     >
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Engine">
-          <KeyValueList
-            rows={[
-              ["Kind", db.kind],
-              ["Reachable", db.ok ? "yes" : "no"],
-              ["Round trip", `${db.latencyMs.toFixed(1)} ms`],
-              ["Error", db.error ?? "—"],
-            ]}
-          />
-        </Panel>
-        <Panel title="Records">
-          <KeyValueList
-            rows={[
-              ["Content items", String(counts.content)],
-              ["Categories", String(counts.categories)],
-              ["Users", String(counts.users)],
-            ]}
-          />
-        </Panel>
-      </div>
-    </FeatureScreen>
+      <DatabaseView view={loaderData.view} action={actionData ?? null} />
+    </Screen>
   );
 }

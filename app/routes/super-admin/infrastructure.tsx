@@ -1,28 +1,25 @@
-import { FeatureScreen } from "../../components/feature-screen.tsx";
-import { DiagnosticsView } from "../../features/diagnostics/diagnostics-view.tsx";
-import { actorContext, servicesContext } from "../../lib/context.ts";
+import { Screen } from "../../components/screen.tsx";
+import { InfrastructureView } from "../../features/operations/infrastructure-view.tsx";
+import { loadInfrastructure } from "../../features/operations/operations.server.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/infrastructure";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/infrastructure");
 
+/** Owner scope: the route guard answers 403 to everyone else; the service checks again. */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/super-admin/infrastructure");
-  const { context } = args;
-  return {
-    diagnostics: await context.get(servicesContext).diagnostics.adminDiagnostics(context.get(actorContext)),
-  };
+  return { view: await loadInfrastructure(args) };
 }
 
 export default function Infrastructure({ loaderData }: Route.ComponentProps) {
   return (
-    <FeatureScreen
+    <Screen
       path="/super-admin/infrastructure"
-      purpose="Storage, mail and process health of this installation."
-      coming="mail delivery status, storage usage and per-process memory, for every replica."
+      purpose="Every app process sharing this database, with its version, uptime, memory, event-loop lag, request rate and page-cache hit rate; database and storage latency; and the background jobs."
     >
-      <DiagnosticsView diagnostics={loaderData.diagnostics} />
-    </FeatureScreen>
+      <InfrastructureView view={loaderData.view} />
+    </Screen>
   );
 }

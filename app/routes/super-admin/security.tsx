@@ -1,55 +1,57 @@
+import { Screen } from "../../components/screen.tsx";
+import { loadSecurityScreen, securityAction } from "../../features/security-admin/security-admin.server.ts";
 import {
-  LOGIN_LOCKOUT_MS,
-  LOGIN_MAX_ATTEMPTS,
-  PASSWORD_MIN_LENGTH,
-  SECURITY_CHECK_INTERVAL_MS,
-  SESSION_ABSOLUTE_MS,
-  SESSION_IDLE_MS,
-  TOKEN_ROTATION_MS,
-} from "../../../core/index.ts";
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { KeyValueList } from "../../components/ui/card.tsx";
+  CredentialsPanel,
+  EventsPanel,
+  LockoutsPanel,
+  MfaPanel,
+  PolicyPanel,
+  SecurityOutcome,
+  SecuritySummary,
+  SessionsPanel,
+} from "../../features/security-admin/security-view.tsx";
+import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/security";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/super-admin/security");
 
-function minutes(ms: number): string {
-  const m = ms / 60_000;
-  return m >= 60 ? `${m / 60} hours` : `${m} minutes`;
+/** Sessions, addresses and (after create or rotate) a secret: never stored by a cache. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+/** The platform owner only: the route guard and the service (scope `owner`) answer the same. */
+export async function loader(args: Route.LoaderArgs) {
+  requireScreenAccess(args, "/super-admin/security");
+  return loadSecurityScreen(args);
 }
 
-export default function Security() {
+export async function action(args: Route.ActionArgs) {
+  requireScreenAccess(args, "/super-admin/security");
+  return securityAction(args);
+}
+
+export default function Security({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData ?? null;
+  const { overview } = loaderData;
   return (
-    <FeatureScreen
+    <Screen
       path="/super-admin/security"
-      purpose="Session rules, sign-in lockouts and security events. The rules below are the ones the server enforces on every request."
-      coming="active sessions across all users, current lockouts with an unlock action, and the security event log."
+      purpose="Who is signed in, what is locked, how many accounts have a second factor, the rules the server enforces, recent security events and the service credentials. Every change here is written to the audit log with your name."
     >
+      <SecurityOutcome result={result} />
+      <SecuritySummary overview={overview} />
+      <SessionsPanel
+        sessions={loaderData.sessions}
+        filters={loaderData.filters}
+        error={loaderData.sessionsError}
+      />
+      <LockoutsPanel lockouts={overview.lockoutList} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Sessions">
-          <KeyValueList
-            rows={[
-              ["Absolute lifetime", minutes(SESSION_ABSOLUTE_MS)],
-              ["Idle time-out", minutes(SESSION_IDLE_MS)],
-              ["Token rotation", minutes(TOKEN_ROTATION_MS)],
-              ["Security check", `every ${minutes(SECURITY_CHECK_INTERVAL_MS)}`],
-            ]}
-          />
-        </Panel>
-        <Panel title="Sign-in">
-          <KeyValueList
-            rows={[
-              ["Lockout after", `${LOGIN_MAX_ATTEMPTS} failed attempts`],
-              ["Lockout length", minutes(LOGIN_LOCKOUT_MS)],
-              [
-                "Password",
-                `at least ${PASSWORD_MIN_LENGTH} characters, lower and upper case, a number and a symbol; not a common or breached password`,
-              ],
-            ]}
-          />
-        </Panel>
+        <MfaPanel mfa={overview.mfa} />
+        <PolicyPanel policy={overview.policy} />
       </div>
-    </FeatureScreen>
+      <EventsPanel events={overview.events} />
+      <CredentialsPanel credentials={loaderData.credentials} scopes={loaderData.scopes} result={result} />
+    </Screen>
   );
 }

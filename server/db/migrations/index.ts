@@ -25,7 +25,10 @@ import { migration as m022 } from "./022-media-details.ts";
 import { migration as m023 } from "./023-billing.ts";
 import { migration as m024 } from "./024-system-settings.ts";
 import { migration as m025 } from "./025-audit-indexes.ts";
+import { migration as m027 } from "./027-analytics.ts";
 import { migration as m028 } from "./028-category-order.ts";
+import { migration as m029 } from "./029-service-credential-rotation.ts";
+import { migration as m030 } from "./030-process-heartbeat.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -50,5 +53,8 @@ export const migrations: Record<string, Migration> = {
   "023-billing": m023,
   "024-system-settings": m024,
   "025-audit-indexes": m025,
+  "027-analytics": m027,
   "028-category-order": m028,
+  "029-service-credential-rotation": m029,
+  "030-process-heartbeat": m030,
 };

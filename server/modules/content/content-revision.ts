@@ -34,7 +34,13 @@ export interface RevisionWatcher {
  */
 export function watchContentRevision(
   db: Kysely<DB>,
-  options: { intervalMs: number; onChange(): void; onError?(error: unknown): void },
+  options: {
+    intervalMs: number;
+    onChange(): void;
+    onError?(error: unknown): void;
+    /** Records each poll in the background jobs registry (/super-admin/infrastructure). */
+    track?: <T>(pass: () => Promise<T>) => Promise<T>;
+  },
 ): RevisionWatcher {
   let last: number | null = null;
   let running = false;
@@ -42,7 +48,7 @@ export function watchContentRevision(
     if (running) return;
     running = true;
     try {
-      const current = await readContentRevision(db);
+      const current = await (options.track ?? ((pass) => pass()))(() => readContentRevision(db));
       if (last !== null && current !== last) options.onChange();
       last = current;
     } catch (error) {

@@ -17,6 +17,8 @@ export interface ContentSchedulerDeps {
   now?: () => number;
   hooks?: ContentWriteHooks;
   logger?: { error(details: object, message: string): void; info?(details: object, message: string): void };
+  /** Records each pass in the background jobs registry (/super-admin/infrastructure). */
+  track?: <T>(pass: () => Promise<T>) => Promise<T>;
 }
 
 /** Releases every scheduled item whose time has come; answers the ids this process published. */
@@ -96,7 +98,8 @@ export function startContentScheduler(
   let stopped = false;
   const runOnce = async (): Promise<string[]> => {
     if (running) return running;
-    running = publishDueContent(deps)
+    const track = deps.track ?? ((pass) => pass());
+    running = track(() => publishDueContent(deps))
       .then((ids) => {
         if (ids.length) deps.logger?.info?.({ ids }, "scheduled content published");
         return ids;

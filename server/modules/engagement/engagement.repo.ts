@@ -9,6 +9,11 @@ import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { toBool } from "../../db/values.ts";
 import { rethrowConstraintError } from "../../errors.ts";
+import {
+  addViewAggregates,
+  pruneReaderDaysBefore,
+  type ReaderTier,
+} from "../analytics/analytics-recorder.ts";
 import { createContentRepo } from "../content/content.repo.ts";
 import type { EngagementCounts, ShareChannel } from "./engagement.schemas.ts";
 
@@ -16,8 +21,15 @@ import type { EngagementCounts, ShareChannel } from "./engagement.schemas.ts";
 export type ViewRow = Insertable<DB["content_view"]>;
 
 export function createEngagementRepo(db: Kysely<DB>) {
-  /** One view per item, reader and day: true when this call counted it. */
-  async function recordView(view: ViewRow): Promise<boolean> {
+  /**
+   * One view per item, reader and day: true when this call counted it. A counted view also adds
+   * to the kept daily analytics (migration 027) in the same transaction: `reader` is the
+   * reader's tier and a keyed daily hash (never their id).
+   */
+  async function recordView(
+    view: ViewRow,
+    reader: { tier: ReaderTier; hash: string } | null = null,
+  ): Promise<boolean> {
     return inTransaction(db, async (trx) => {
       let inserted: unknown;
       try {
@@ -32,6 +44,14 @@ export function createEngagementRepo(db: Kysely<DB>) {
       }
       if (!inserted) return false;
       await createContentRepo(trx).incrementCounters(view.contentId, { viewCount: 1 });
+      if (reader) {
+        await addViewAggregates(trx, {
+          day: view.day,
+          contentId: view.contentId,
+          tier: reader.tier,
+          readerHash: reader.hash,
+        });
+      }
       return true;
     });
   }
@@ -39,6 +59,7 @@ export function createEngagementRepo(db: Kysely<DB>) {
   /** Deletes view rows of days before `day` (YYYY-MM-DD); returns how many. */
   async function pruneViewsBefore(day: string): Promise<number> {
     const result = await db.deleteFrom("content_view").where("day", "<", day).executeTakeFirst();
+    await pruneReaderDaysBefore(db, day);
     return Number(result.numDeletedRows);
   }
 

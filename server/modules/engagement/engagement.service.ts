@@ -9,7 +9,9 @@
  *   not counted. A signed-in reader is `u:<userId>`; a visitor is an HMAC (key derived from the
  *   server secret) of the normalised client address, the user agent and the day, so no address is
  *   stored and a visitor's key changes every day. Rows older than yesterday are pruned on the
- *   first view of each day (per process).
+ *   first view of each day (per process). A counted view also adds to the kept daily analytics
+ *   (server/modules/analytics: views by item and tier, site-wide unique readers) in the same
+ *   transaction.
  * - Likes: signed-in readers, on items they may read; idempotent; the counter never goes below 0.
  * - Shares: signed-in readers, any published item (a shared link of a gated item shows its
  *   paywall); at most one counted per item, user, channel and day.
@@ -26,6 +28,7 @@ import { normaliseIp } from "../../auth/client-ip.ts";
 import type { DB } from "../../db/schema.ts";
 import { ServiceError } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
+import { readerTierOf } from "../analytics/analytics-recorder.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import type { ContentPage } from "../content/content.types.ts";
 import { chooseTemplate } from "../content/content-projection.ts";
@@ -168,7 +171,16 @@ export function createEngagementService(deps: EngagementServiceDeps) {
           : `v:${createHmac("sha256", visitorKey)
               .update(`${day}\n${normaliseIp(source.ip)}\n${userAgent}`)
               .digest("base64url")}`;
-      return { counted: await repo.recordView({ contentId: item.id, readerKey, day }) };
+      // The site-wide daily reader count deduplicates on a keyed hash of the reader key and day.
+      const readerHash = createHmac("sha256", visitorKey)
+        .update(`reader\n${day}\n${readerKey}`)
+        .digest("base64url");
+      return {
+        counted: await repo.recordView(
+          { contentId: item.id, readerKey, day },
+          { tier: readerTierOf(access), hash: readerHash },
+        ),
+      };
     },
 
     /** Likes or unlikes an item the signed-in reader may read; idempotent. */

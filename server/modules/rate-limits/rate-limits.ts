@@ -13,6 +13,7 @@
  */
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
+import type { JobDefinition, JobTrack } from "../operations/job-registry.ts";
 import { createDatabaseCounterStore } from "./counter-store.ts";
 import { createRateLimiter, type RateCharge, type RateRule, type RateVerdict } from "./rate-limiter.ts";
 
@@ -54,6 +55,8 @@ export interface RateLimitsOptions {
   now?: () => number;
   onError?: (error: unknown) => void;
   syncIntervalMs?: number;
+  /** The background jobs registry (/super-admin/infrastructure): the sync and purge passes are recorded. */
+  jobs?: { register(definition: JobDefinition): JobTrack };
 }
 
 export function createRateLimits(options: RateLimitsOptions) {
@@ -79,17 +82,29 @@ export function createRateLimits(options: RateLimitsOptions) {
     onError: options.onError,
   });
 
+  const direct: JobTrack = (pass) => pass();
+  const syncIntervalMs = options.syncIntervalMs ?? 250;
+  const purgeIntervalMs = RATE_WINDOW_MS * 3 + Math.floor(Math.random() * RATE_WINDOW_MS);
+  const trackSync =
+    options.jobs?.register({
+      name: "rate-limit-sync",
+      label: "Adds this process's API rate-limit counts to the shared counters",
+      intervalMs: syncIntervalMs,
+    }) ?? direct;
+  const trackPurge =
+    options.jobs?.register({
+      name: "rate-limit-purge",
+      label: "Deletes the rate-limit counters of windows that ended",
+      intervalMs: purgeIntervalMs,
+    }) ?? direct;
   const syncTimer = setInterval(() => {
-    limiter.flush().catch(options.onError ?? (() => {}));
-  }, options.syncIntervalMs ?? 250);
+    trackSync(() => limiter.flush()).catch(options.onError ?? (() => {}));
+  }, syncIntervalMs);
   syncTimer.unref();
   // Counters of windows that ended are of no use: deleted every few minutes (any process).
-  const purgeTimer = setInterval(
-    () => {
-      limiter.purge(RATE_WINDOW_MS * 2).catch(options.onError ?? (() => {}));
-    },
-    RATE_WINDOW_MS * 3 + Math.floor(Math.random() * RATE_WINDOW_MS),
-  );
+  const purgeTimer = setInterval(() => {
+    trackPurge(() => limiter.purge(RATE_WINDOW_MS * 2)).catch(options.onError ?? (() => {}));
+  }, purgeIntervalMs);
   purgeTimer.unref();
 
   return {

@@ -258,12 +258,16 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
   }
 
   /** The background refresh: every `intervalMs`, unref'd (never keeps the process alive). */
-  function start(intervalMs = 5 * 60 * 1000): { stop(): Promise<void> } {
+  function start(
+    intervalMs = 5 * 60 * 1000,
+    /** Records each pass in the background jobs registry (/super-admin/infrastructure). */
+    track: <T>(pass: () => Promise<T>) => Promise<T> = (pass) => pass(),
+  ): { stop(): Promise<void> } {
     let stopped = false;
     let current: Promise<unknown> = Promise.resolve();
     const tick = () => {
       if (stopped) return;
-      current = refreshDue().catch((error) =>
+      current = track(refreshDue).catch((error) =>
         deps.logger?.error({ err: error }, "repository background refresh failed"),
       );
     };

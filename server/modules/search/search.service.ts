@@ -9,11 +9,13 @@
  * by the content service from the core rule is checked again before anything from a body is read.
  */
 import type { Kysely } from "kysely";
+import type { Logger } from "pino";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError, NotFoundError } from "../../errors.ts";
 import { type Actor, requireReadScope } from "../actor.ts";
+import { addSearch, normaliseSearchQuery } from "../analytics/analytics-recorder.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import type { ContentSummary } from "../content/content.types.ts";
 import { createSearchRepo } from "./search.repo.ts";
@@ -75,6 +77,10 @@ export interface SearchServiceDeps {
   summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
   /** The live `search` feature flag (system settings); off: every search is NOT_FOUND. Default on. */
   enabled?: () => boolean;
+  /** The clock (epoch ms) of the search analytics' day. Default Date.now. */
+  now?: () => number;
+  /** Where a failed analytics write is reported (it never fails the search). */
+  logger?: Pick<Logger, "warn">;
 }
 
 /** A page size in 1..50 (default 20); anything else is a BadInputError. */
@@ -89,6 +95,18 @@ function pageSize(limit: number | undefined): number {
 export function createSearchService(deps: SearchServiceDeps) {
   const repo = createSearchRepo(deps.db);
   const content = createContentRepo(deps.db);
+
+  /** Counts a search in the daily analytics; resolves (never rejects) once written or failed. */
+  async function countSearch(text: string, found: number): Promise<void> {
+    const normal = normaliseSearchQuery(text);
+    if (normal === null) return;
+    const day = new Date((deps.now ?? Date.now)()).toISOString().slice(0, 10);
+    try {
+      await addSearch(deps.db, day, normal, found);
+    } catch (error) {
+      deps.logger?.warn({ err: error }, "search analytics: counting a search failed");
+    }
+  }
 
   async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
     if (deps.enabled && !deps.enabled()) throw new NotFoundError(SEARCH_DISABLED_MESSAGE);
@@ -107,8 +125,14 @@ export function createSearchService(deps: SearchServiceDeps) {
       limit: limit + 1,
       offset,
     });
+    // Analytics: the first page of a search counts it (later pages are the same search). One
+    // upsert that runs beside the rest of the work; a failure is logged, never the search's.
+    const counted = offset === 0 ? countSearch(parsed.text, total ?? 0) : null;
     const page = hits.slice(0, limit);
-    if (page.length === 0) return { ...empty, total };
+    if (page.length === 0) {
+      await counted;
+      return { ...empty, total };
+    }
 
     const rows = new Map((await content.getManyByIds(page.map((h) => h.contentId))).map((c) => [c.id, c]));
     const published = page.flatMap((h) => {
@@ -159,6 +183,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     });
 
     const nextOffset = offset + limit;
+    await counted;
     return {
       query: parsed.text,
       items,

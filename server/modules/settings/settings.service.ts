@@ -168,13 +168,18 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     check,
 
     /** Polls the revision every `intervalMs` (unref'd timer); errors are reported, polling goes on. */
-    watch(options: { intervalMs: number; onError?(error: unknown): void }): { stop(): void } {
+    watch(options: {
+      intervalMs: number;
+      onError?(error: unknown): void;
+      /** Records each poll in the background jobs registry (/super-admin/infrastructure). */
+      track?: <T>(pass: () => Promise<T>) => Promise<T>;
+    }): { stop(): void } {
       let running = false;
       const tick = async () => {
         if (running) return;
         running = true;
         try {
-          await check();
+          await (options.track ?? ((pass) => pass()))(check);
         } catch (error) {
           options.onError?.(error);
         } finally {

@@ -128,7 +128,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     async unlock(
       actor: Actor,
       userId: string,
-      meta: { ip: string | null },
+      meta: { ip: string | null; note?: string },
     ): Promise<{ userId: string; unlocked: boolean }> {
       if (actor.kind !== "user" || !actor.userId) throw new UnauthenticatedError("Sign in first.");
       const decision = adminAccess("users.unlock", actor.access);
@@ -163,7 +163,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         ip: meta.ip,
         targetType: "user",
         targetId: userId,
-        details: { wasLocked: unlocked },
+        details: { wasLocked: unlocked, ...(meta.note ? { note: meta.note } : {}) },
       });
       return { userId, unlocked };
     },
