@@ -29,8 +29,15 @@ test("admin@ reorders featured by keyboard and the home page follows; Move down 
   const second = before[1]!;
   const handle = page.getByRole("button", { name: `Drag ${second} to reorder` });
   await handle.focus();
+  // Lift (the handle reports it is pressed), let the sensor measure the rows, move, drop.
   await page.keyboard.press("Space");
+  await expect(handle).toHaveAttribute("aria-pressed", "true");
+  // Screen readers hear each step (dnd-kit's live region with this screen's announcements).
+  const live = page.locator('[id^="DndLiveRegion"]');
+  await expect(live).toContainText(`${second} is over position 2 of`);
+  await page.waitForTimeout(250);
   await page.keyboard.press("ArrowUp");
+  await expect(live).toContainText(`${second} is over position 1 of`);
   await page.keyboard.press("Space");
   await expect(page.getByRole("status").filter({ hasText: "Saved the featured order" })).toBeVisible();
   await expect(list.getByTestId("sortable-row").first()).toContainText(second);
