@@ -7,6 +7,7 @@
  * meanwhile → "changed meanwhile, reload").
  */
 import { data, type RouterContextProvider } from "react-router";
+import { canPublishContent } from "../../../core/index.ts";
 import type {
   AdminCollection,
   AdminContentRef,
@@ -86,6 +87,8 @@ export interface FeaturedTab {
 
 export interface CollectionsTab {
   collections: AdminCollection[];
+  /** Whether this administrator may publish and hide (content:publish, decision 017). */
+  canPublish: boolean;
   /** The open collection (`?open=`) and its member picker (`?mpick=`). */
   open: string | null;
   pick: { q: string; items: AdminContentRef[] } | null;
@@ -114,7 +117,12 @@ export async function loadCollectionsTab(args: Args): Promise<CollectionsTab> {
     admin.collections(actor),
     q === null || !open ? Promise.resolve(null) : admin.pick(actor, { q, type: "not-collection" }),
   ]).catch(forbidden);
-  return { collections, open, pick: items && q !== null ? { q, items } : null };
+  return {
+    collections,
+    canPublish: canPublishContent(actor.access),
+    open,
+    pick: items && q !== null ? { q, items } : null,
+  };
 }
 
 function parts(args: Args) {

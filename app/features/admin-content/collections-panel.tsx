@@ -123,15 +123,23 @@ function CollectionCard({
         </summary>
         <div className="space-y-5 border-t border-line px-4 py-4">
           <div className="flex flex-wrap gap-2">
-            <Form method="post" preventScrollReset>
-              <input type="hidden" name="intent" value={live ? "collection-hide" : "collection-show"} />
-              <input type="hidden" name="id" value={collection.id} />
-              <input type="hidden" name="version" value={collection.version} />
-              <Button type="submit" size="sm" variant={live ? "secondary" : "primary"}>
-                {live ? "Hide from readers" : "Publish"}
-                <span className="sr-only"> {collection.title}</span>
-              </Button>
-            </Form>
+            {tab.canPublish ? (
+              <Form method="post" preventScrollReset>
+                <input type="hidden" name="intent" value={live ? "collection-hide" : "collection-show"} />
+                <input type="hidden" name="id" value={collection.id} />
+                <input type="hidden" name="version" value={collection.version} />
+                <Button type="submit" size="sm" variant={live ? "secondary" : "primary"}>
+                  {live ? "Hide from readers" : "Publish"}
+                  <span className="sr-only"> {collection.title}</span>
+                </Button>
+              </Form>
+            ) : (
+              <p className="text-sm text-ink-muted">
+                {live
+                  ? "Hiding it, and changing it while it is published, need the content:publish permission (an editor or the platform owner)."
+                  : "Publishing needs the content:publish permission (an editor or the platform owner); you can prepare it as a draft."}
+              </p>
+            )}
             {live ? (
               <Link
                 to={collection.publicUrl}

@@ -19,7 +19,7 @@ import {
 } from "../../features/repositories-admin/repositories-admin.server.ts";
 import { RepositoriesPanel } from "../../features/repositories-admin/repositories-panel.tsx";
 import type { ListBase } from "../../features/studio/manage/list-params.ts";
-import { ManageContent } from "../../features/studio/manage/manage-content.tsx";
+import { ManageContent, NewContentButton } from "../../features/studio/manage/manage-content.tsx";
 import { loadStudioList } from "../../features/studio/manage/studio-list.server.ts";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
@@ -109,6 +109,7 @@ export default function AdminContent({ loaderData, actionData }: Route.Component
     <Screen
       path="/admin/content"
       purpose="The whole content library: every item in every state and by every author, what the home page features and in which order, the categories readers browse, the collections, and the repositories of /resources."
+      actions={tab === "all" ? <NewContentButton /> : undefined}
     >
       <Tabs current={tab} showRepositories={loaderData.showRepositories} />
       <div role="status" aria-live="polite">
