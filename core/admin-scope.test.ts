@@ -23,6 +23,7 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "database.check": "U M M M M S M S A M",
   "database.backup": "U M M M M S M S A M",
   "analytics.read": "U M M M M S M A A M",
+  "content.admin": "U M M M M S S A A M",
   "users.unlock": "U M M M M A M A A M",
   "organisation.figures": "U M M M M A M A A M",
   "users.read": "U M M M M A M A A M",

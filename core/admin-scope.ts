@@ -115,6 +115,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:read",
     label: "see the platform's analytics and overview figures",
   },
+  "content.admin": {
+    scope: "platform",
+    permission: "content:manage",
+    label: "manage the content library (featured order, categories, collections)",
+  },
   "users.unlock": { scope: "organisation", permission: "user:manage", label: "unlock accounts" },
   "users.read": {
     scope: "organisation",

@@ -187,6 +187,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         changeListeners.add(listener);
         return () => changeListeners.delete(listener);
       },
+      /** Reads the content revision now (after a write): this process drops stale pages at once. */
+      check: () => revisionWatcher.check(),
     };
     const contentModels = createContentModelServices({
       db: database.db,

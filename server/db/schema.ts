@@ -399,6 +399,10 @@ export interface ContentCategoryTable {
   isActive: DbBoolDefault;
   createdAt: IsoText;
   updatedAt: IsoText;
+  /** Readers' order of the categories (migration 028), then label. */
+  sortOrder: Generated<number>;
+  /** The section an administrator filed it under (migration 028); null: its items' section. */
+  section: string | null;
 }
 
 /**

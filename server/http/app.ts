@@ -9,6 +9,7 @@ import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
 import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
+import { registerAdminContentApi } from "./admin-content-api.ts";
 import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
 import { registerAdminUsersApi } from "./admin-users-api.ts";
@@ -261,6 +262,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerAdminSubscriptionsApi(app, runtime); // /api/admin/subscriptions* (platform admins)
   registerAdminUsersApi(app, runtime); // /api/admin/users* (admins; organisation admins: own members)
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
+  registerAdminContentApi(app, runtime); // /api/admin/content/*: featured, categories, collections (platform admins)
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
   registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
   registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins

@@ -4,16 +4,15 @@
  * audit rows carry the note, extend, cancel at period end and now, bad input and stale versions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import type {
   AdminSubscriptionPage,
   AdminSubscriptionView,
 } from "../../server/modules/billing/billing-admin.ts";
-import { call, signInCookie } from "../helpers/auth.ts";
+import { DEMO_ACCOUNTS, signInAdminPersonas } from "../helpers/admin-personas.ts";
+import { call } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const API = "/api/admin/subscriptions";
-const ACCOUNTS = ["free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner", "writer"];
 
 describe.each(DIALECTS)("admin subscriptions API (%s)", (dialect) => {
   let server: TestServer;
@@ -38,16 +37,9 @@ describe.each(DIALECTS)("admin subscriptions API (%s)", (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    for (const who of ACCOUNTS) {
-      cookies[who] = await signInCookie(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-    }
-    const key = await req(
-      "/api/account/api-keys",
-      { name: "CI", scopes: ["content:read"] },
-      { cookie: cookies.admin },
-    );
-    expect(key.status).toBe(201);
-    apiKey = ((await key.json()) as { key: string }).key;
+    const personas = await signInAdminPersonas(server.url);
+    Object.assign(cookies, personas.cookies);
+    apiKey = personas.apiKey;
   }, 180_000);
   afterAll(async () => {
     await server?.close();
@@ -71,7 +63,7 @@ describe.each(DIALECTS)("admin subscriptions API (%s)", (dialect) => {
     });
 
     it("refuses every demo account but admin@ and owner@ (403; business@ too)", async () => {
-      for (const who of ACCOUNTS.filter((a) => a !== "admin" && a !== "owner")) {
+      for (const who of DEMO_ACCOUNTS.filter((a) => a !== "admin" && a !== "owner")) {
         for (const attempt of attempts(cookies[who])) {
           const res = await attempt();
           expect(res.status, who).toBe(403);

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTier } from "../../core/index.ts";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import type { AdminPlanView, PlanUnlocks, PlanView } from "../../server/modules/billing/billing.types.ts";
-import { call, signInCookie } from "../helpers/auth.ts";
+import { signInAdminPersonas } from "../helpers/admin-personas.ts";
+import { call } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const ADMIN_API = "/api/admin/plans";
@@ -32,16 +32,16 @@ describe.each(DIALECTS)("plans API (%s)", (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    for (const who of ["admin", "owner", "free", "pro", "business", "manager"]) {
-      cookies[who] = await signInCookie(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-    }
-    const key = await req(
-      "/api/account/api-keys",
-      { name: "CI", scopes: ["content:read"] },
-      { cookie: cookies.admin },
-    );
-    expect(key.status).toBe(201);
-    apiKey = ((await key.json()) as { key: string }).key;
+    const personas = await signInAdminPersonas(server.url, [
+      "admin",
+      "owner",
+      "free",
+      "pro",
+      "business",
+      "manager",
+    ]);
+    Object.assign(cookies, personas.cookies);
+    apiKey = personas.apiKey;
   }, 120_000);
   afterAll(async () => {
     await server?.close();

@@ -8,6 +8,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { AdminSubscriptionPage } from "../../../server/modules/billing/billing-admin.ts";
 import type { AppServices } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
+import { PLAN_INTENTS, plansAction } from "./plans-admin.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -51,10 +52,10 @@ function refuseForeignForm(request: Request, services: AppServices): void {
   }
 }
 
-const forbidden = (error: unknown): never => {
+/** A refusal is the error page with its status; anything else goes on (rethrown by the caller if unknown). */
+const forbidden = (error: unknown): void => {
   const e = error as { status?: number; message?: string };
   if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
-  throw error;
 };
 
 export async function loadAdminSubscriptions(args: Args): Promise<{
@@ -71,7 +72,12 @@ export async function loadAdminSubscriptions(args: Args): Promise<{
     const value = url.searchParams.get(key)?.trim();
     if (value) filters[key] = value;
   }
-  const plans = (await services.plans.listAll(actor).catch(forbidden))
+  const plans = (
+    await services.plans.listAll(actor).catch((error) => {
+      forbidden(error);
+      throw error;
+    })
+  )
     .filter((p) => !p.archived && !p.perSeat && p.tier !== "free")
     .map((p) => ({ id: p.id, name: p.name, tier: p.tier }));
   try {
@@ -105,6 +111,7 @@ export async function adminSubscriptionsAction(args: Args): Promise<AdminSubscri
   const form = await args.request.formData();
   const intent = String(form.get("intent") ?? "");
   const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
+  if ((PLAN_INTENTS as readonly string[]).includes(intent)) return plansAction(args, intent, form);
   try {
     if (intent === "grant") {
       const input = fieldsOf(form, ["email", "planId", "days", "until", "note"]);

@@ -12,6 +12,8 @@ import {
   SubscriptionSummary,
   SubscriptionsTable,
 } from "../../features/admin-subscriptions/admin-subscriptions.tsx";
+import { loadPlansAdmin } from "../../features/admin-subscriptions/plans-admin.server.ts";
+import { PlansPanel } from "../../features/admin-subscriptions/plans-panel.tsx";
 import { loadPendingCheckouts } from "../../features/billing/billing.server.ts";
 import { PendingCheckouts } from "../../features/billing/pending-checkouts.tsx";
 import { requireScreenAccess } from "../../lib/guard.server.ts";
@@ -23,8 +25,12 @@ export const meta: Route.MetaFunction = (args) => registryMeta(args, "/admin/sub
 /** Platform scope: organisation admins get 403 (the route guard and the service answer the same). */
 export async function loader(args: Route.LoaderArgs) {
   requireScreenAccess(args, "/admin/subscriptions");
-  const [pending, list] = await Promise.all([loadPendingCheckouts(args), loadAdminSubscriptions(args)]);
-  return { pending, ...list };
+  const [pending, list, allPlans] = await Promise.all([
+    loadPendingCheckouts(args),
+    loadAdminSubscriptions(args),
+    loadPlansAdmin(args),
+  ]);
+  return { pending, ...list, allPlans };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -37,7 +43,7 @@ export default function AdminSubscriptions({ loaderData, actionData }: Route.Com
   return (
     <Screen
       path="/admin/subscriptions"
-      purpose="Plans held by readers and organisations: who is on which plan, until when, and where it came from. Grant, extend or cancel with a note for the audit log."
+      purpose="Plans held by readers and organisations: who is on which plan, until when, and where it came from. Grant, extend or cancel with a note for the audit log, and edit the plans and their prices."
     >
       <ActionOutcome result={result} />
       <PendingCheckouts checkouts={loaderData.pending} />
@@ -58,6 +64,7 @@ export default function AdminSubscriptions({ loaderData, actionData }: Route.Com
           ) : null}
         </div>
       </Panel>
+      <PlansPanel plans={loaderData.allPlans} result={result} />
     </Screen>
   );
 }

@@ -27,6 +27,7 @@ import { migration as m024 } from "./024-system-settings.ts";
 import { migration as m025 } from "./025-audit-indexes.ts";
 import { migration as m026 } from "./026-user-admin-indexes.ts";
 import { migration as m027 } from "./027-analytics.ts";
+import { migration as m028 } from "./028-category-order.ts";
 import { migration as m029 } from "./029-service-credential-rotation.ts";
 import { migration as m030 } from "./030-process-heartbeat.ts";
 
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   "025-audit-indexes": m025,
   "026-user-admin-indexes": m026,
   "027-analytics": m027,
+  "028-category-order": m028,
   "029-service-credential-rotation": m029,
   "030-process-heartbeat": m030,
 };

@@ -17,6 +17,10 @@ export interface ContentCategory {
   icon: string | null;
   s3Prefix: string | null;
   isActive: boolean;
+  /** Readers' order (migration 028): lower first, then label. */
+  sortOrder: number;
+  /** The section an administrator filed it under; null: the section of its items. */
+  section: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,6 +33,8 @@ export interface ContentCategoryFields {
   icon: string | null;
   s3Prefix: string | null;
   isActive: boolean;
+  sortOrder: number;
+  section: string | null;
 }
 
 export type NewContentCategory = Pick<ContentCategoryFields, "slug" | "label"> &
@@ -49,6 +55,8 @@ function fromRow(row: Selectable<ContentCategoryTable>): ContentCategory {
     icon: row.icon,
     s3Prefix: row.s3Prefix,
     isActive: toBool(row.isActive),
+    sortOrder: Number(row.sortOrder ?? 0),
+    section: row.section ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -63,6 +71,8 @@ function pickFields(input: Partial<ContentCategoryFields>): Partial<ContentCateg
     icon: input.icon,
     s3Prefix: input.s3Prefix,
     isActive: input.isActive,
+    sortOrder: input.sortOrder,
+    section: input.section,
   });
 }
 
@@ -82,11 +92,11 @@ export function createContentCategoryRepo(db: Kysely<DB>) {
       return row ? fromRow(row) : null;
     },
 
-    /** Every category ordered by label (then slug); only active ones unless `includeInactive`. */
+    /** Every category in readers' order (sortOrder, label, slug); only active ones unless `includeInactive`. */
     async list(options: { includeInactive?: boolean } = {}): Promise<ContentCategory[]> {
       let query = db.selectFrom("content_category").selectAll();
       if (!options.includeInactive) query = query.where("isActive", "=", true);
-      const rows = await query.orderBy("label").orderBy("slug").execute();
+      const rows = await query.orderBy("sortOrder").orderBy("label").orderBy("slug").execute();
       return rows.map(fromRow);
     },
 

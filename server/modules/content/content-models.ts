@@ -5,6 +5,7 @@
  */
 import { createMediaService, type MediaService } from "../media/media.service.ts";
 import { type ContentService, type ContentServiceDeps, createContentService } from "./content.service.ts";
+import { type ContentAdminService, createContentAdminService } from "./content-admin.service.ts";
 import { type ContentCategoryService, createContentCategoryService } from "./content-category.service.ts";
 import { type ContentItemService, createContentItemService } from "./content-item.service.ts";
 import { type ContentStudioService, createContentStudioService } from "./content-studio.service.ts";
@@ -18,15 +19,24 @@ export interface ContentModelServices {
   media: MediaService;
   /** The studio: transitions, history, versions, diff, restore, slug check, bulk (writers). */
   studio: ContentStudioService;
+  /** /admin/content: featured order, categories, collections (platform administrators). */
+  admin: ContentAdminService;
 }
 
 export function createContentModelServices(deps: ContentServiceDeps): ContentModelServices {
   const media = createMediaService(deps);
   const contents = createContentService({ ...deps, media });
+  const studio = createContentStudioService({ ...deps, contents });
   return {
     media,
     contents,
-    studio: createContentStudioService({ ...deps, contents }),
+    studio,
+    admin: createContentAdminService({
+      db: deps.db,
+      contents,
+      studio,
+      changed: () => deps.changes?.check?.() ?? Promise.resolve(),
+    }),
     categories: createContentCategoryService(deps),
     items: createContentItemService(deps),
   };

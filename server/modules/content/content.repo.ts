@@ -391,6 +391,25 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
     return toPage(rows, limit, fromRow, (r) => ({ publishedAt: r.publishedAt ?? "", id: r.id }));
   }
 
+  /**
+   * The featured items matching `filter` in their featured order (featuredOrder ascending, items
+   * without one last, then newest published): one page, no cursor.
+   */
+  async function listFeatured(filter: ContentListFilter = {}, limit?: number): Promise<Content[]> {
+    if (isEmptyList(filter.tier) || isEmptyList(filter.status)) return [];
+    const rows = await db
+      .selectFrom("content")
+      .selectAll()
+      .where((eb) => applyFilter(eb, { ...filter, featured: true }))
+      .orderBy(sql`case when ${sql.ref("featuredOrder")} is null then 1 else 0 end`)
+      .orderBy("featuredOrder", "asc")
+      .orderBy("publishedAt", "desc")
+      .orderBy("id", "desc")
+      .limit(clampLimit(limit))
+      .execute();
+    return rows.map(fromRow);
+  }
+
   /** Lists ordered by updatedAt desc, then id desc (editor views), keyset-paginated. */
   async function listByUpdated(
     column: "status" | "authorId",
@@ -551,6 +570,7 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
       return rows.map(fromRow);
     },
     list,
+    listFeatured,
     listBySection: (section: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>
       list({ ...filter, section }, page),
     listByCategoryTier: (categoryTier: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>

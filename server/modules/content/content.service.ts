@@ -197,7 +197,7 @@ export interface ContentServiceDeps {
    * Content writes from any process (the polled content revision): the names shown on items
    * (category labels, author names) are dropped when it changes.
    */
-  changes?: { subscribe(listener: () => void): () => void };
+  changes?: { subscribe(listener: () => void): () => void; check?(): Promise<void> };
 }
 
 /** How long a category label or author name is reused before it is read again (a user rename). */
@@ -618,7 +618,7 @@ export function createContentService(deps: ContentServiceDeps) {
         description: c.description,
         defaultTier: parseTier(c.defaultTier) ?? "Free",
         icon: c.icon,
-        section: sectionOf.get(c.slug) ?? null,
+        section: c.section ?? sectionOf.get(c.slug) ?? null,
         itemCount: bySlug.get(c.slug) ?? 0,
       }));
     },
@@ -626,22 +626,21 @@ export function createContentService(deps: ContentServiceDeps) {
     /** Items for lists (pages, REST, feeds, sitemap), newest published first. */
     async list(actor: Actor, query: ListContentQuery): Promise<ContentList> {
       requireReadScope(actor, "content:read");
-      const page = await repo.list(
-        {
-          section: query.section,
-          type: query.type,
-          categorySlug: query.category,
-          tier: query.tier,
-          featured: query.featured,
-          noindex: query.indexable ? false : undefined,
-          status: query.publishedOnly || !seesUnpublished(actor) ? PUBLISHED_STATUS : null,
-        },
-        { limit: query.limit, cursor: query.cursor ?? undefined },
-      );
-      let items = page.items;
-      if (query.featured)
-        items = [...items].sort((a, b) => (a.featuredOrder ?? 999) - (b.featuredOrder ?? 999));
-      return { items: await summarizeAll(actor, items), nextCursor: page.nextCursor };
+      const filter = {
+        section: query.section,
+        type: query.type,
+        categorySlug: query.category,
+        tier: query.tier,
+        featured: query.featured,
+        noindex: query.indexable ? false : undefined,
+        status: query.publishedOnly || !seesUnpublished(actor) ? PUBLISHED_STATUS : null,
+      };
+      // The featured list's first page is in the administrators' order (featuredOrder, /admin/content).
+      const page =
+        query.featured && !query.cursor
+          ? { items: await repo.listFeatured(filter, query.limit), nextCursor: null }
+          : await repo.list(filter, { limit: query.limit, cursor: query.cursor ?? undefined });
+      return { items: await summarizeAll(actor, page.items), nextCursor: page.nextCursor };
     },
 
     /** One item by id or slug, as the content API returns it; null when absent or not visible. */

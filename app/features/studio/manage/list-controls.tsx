@@ -6,7 +6,14 @@ import type { ContentType } from "../../../../server/services.ts";
 import { buttonClass } from "../../../components/ui/button.tsx";
 import { cx } from "../../../components/ui/cx.ts";
 import { TYPE_LABEL } from "../../../lib/format.ts";
-import { listHref, ORDER_CHOICES, orderValue, type StudioFilters } from "./list-params.ts";
+import {
+  type ListBase,
+  listHref,
+  ORDER_CHOICES,
+  orderValue,
+  STUDIO_LIST_BASE,
+  type StudioFilters,
+} from "./list-params.ts";
 
 const controlClass =
   "h-9 w-full rounded-lg border border-line-strong bg-elevated px-2.5 text-sm text-ink " +
@@ -16,9 +23,11 @@ const controlClass =
 export function StateTabs({
   filters,
   counts,
+  base = STUDIO_LIST_BASE,
 }: {
   filters: StudioFilters;
   counts: Record<WorkflowState, number>;
+  base?: ListBase;
 }) {
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const tabs: { state: string; label: string; count: number }[] = [
@@ -33,7 +42,7 @@ export function StateTabs({
           return (
             <li key={tab.state || "all"}>
               <Link
-                to={listHref(filters, { state: tab.state, cursor: null })}
+                to={listHref(filters, { state: tab.state, cursor: null }, base)}
                 aria-current={current ? "page" : undefined}
                 className={cx(
                   "inline-flex h-8 items-center gap-1.5 rounded-full border px-3 text-sm font-medium transition-colors",
@@ -88,10 +97,12 @@ export function ListFilters({
   filters,
   sections,
   categories,
+  base = STUDIO_LIST_BASE,
 }: {
   filters: StudioFilters;
   sections: readonly { slug: string; label: string }[];
   categories: readonly { slug: string; label: string }[];
+  base?: ListBase;
 }) {
   // A link's author id (not "me") stays choosable.
   const otherAuthor = filters.author && filters.author !== "me" ? filters.author : null;
@@ -99,11 +110,14 @@ export function ListFilters({
     <search>
       <Form
         method="get"
-        action="/content"
+        action={base.path}
         // The form's values replace the URL's: a new search or filter starts at page one.
-        key={listHref(filters)}
+        key={listHref(filters, {}, base)}
         className="space-y-3"
       >
+        {Object.entries(base.params ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         {filters.state ? <input type="hidden" name="state" value={filters.state} /> : null}
         <div className="flex gap-2">
           <label htmlFor="content-search" className="sr-only">

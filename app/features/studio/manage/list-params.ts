@@ -61,13 +61,30 @@ export function listParams(filters: StudioFilters, cursor: string | null): Recor
   return out;
 }
 
+/**
+ * Where the list lives: `/content` (the studio), or another screen that shows the same list
+ * (`/admin/content?tab=all`): its path and the parameters that select the list there.
+ */
+export interface ListBase {
+  path: string;
+  params?: Readonly<Record<string, string>>;
+}
+export const STUDIO_LIST_BASE: ListBase = { path: "/content" };
+
+/** The unfiltered list at `base`. */
+export function baseHref(base: ListBase = STUDIO_LIST_BASE): string {
+  const query = new URLSearchParams(base.params ?? {}).toString();
+  return query ? `${base.path}?${query}` : base.path;
+}
+
 /** A `/content` link: these filters with `change` applied; a change of filters starts at page one. */
 export function listHref(
   filters: StudioFilters,
   change: Partial<StudioFilters> & { cursor?: string | null } = {},
+  base: ListBase = STUDIO_LIST_BASE,
 ): string {
   const next = { ...filters, ...change };
-  const params = new URLSearchParams();
+  const params = new URLSearchParams(base.params ?? {});
   for (const name of FILTER_NAMES) if (next[name]) params.set(name, next[name]);
   if (next.sort !== DEFAULT_ORDER.sort || next.dir !== DEFAULT_ORDER.dir) {
     params.set("sort", next.sort);
@@ -75,7 +92,7 @@ export function listHref(
   }
   if (change.cursor) params.set("cursor", change.cursor);
   const query = params.toString();
-  return query ? `/content?${query}` : "/content";
+  return query ? `${base.path}?${query}` : base.path;
 }
 
 /** Whether any filter (other than the state tab) narrows the list. */

@@ -10,7 +10,7 @@ import { type BulkAction, type RowOutcome, runBulk, summarize } from "./bulk.ts"
 import { BulkBar } from "./bulk-bar.tsx";
 import { ContentTable } from "./content-table.tsx";
 import { ListFilters, StateTabs } from "./list-controls.tsx";
-import { isFiltered, listHref } from "./list-params.ts";
+import { baseHref, isFiltered, type ListBase, listHref, STUDIO_LIST_BASE } from "./list-params.ts";
 import type { StudioListPage } from "./studio-list.server.ts";
 
 const pagerLink = "text-sm font-medium text-accent-text hover:underline";
@@ -25,7 +25,7 @@ export function NewContentButton() {
   );
 }
 
-function EmptyState({ page }: { page: StudioListPage }) {
+function EmptyState({ page, base }: { page: StudioListPage; base: ListBase }) {
   const { filters, list } = page;
   const everything = Object.values(list.counts).reduce((sum, n) => sum + n, 0);
   if (everything === 0 && !isFiltered(filters)) {
@@ -51,7 +51,7 @@ function EmptyState({ page }: { page: StudioListPage }) {
       <p className="mt-1 text-sm text-ink-muted">
         Try another word or fewer filters
         {state ? ", or look in All" : ""}.{" "}
-        <Link to="/content" className="font-medium text-accent-text hover:underline">
+        <Link to={baseHref(base)} className="font-medium text-accent-text hover:underline">
           Show all content
         </Link>
       </p>
@@ -63,7 +63,14 @@ function EmptyState({ page }: { page: StudioListPage }) {
  * The management table with its state tabs, filters, bulk actions and cursor paging. Keyed by
  * the URL in the route, so a new page or filter starts with nothing selected.
  */
-export function ManageContent({ page }: { page: StudioListPage }) {
+export function ManageContent({
+  page,
+  base = STUDIO_LIST_BASE,
+}: {
+  page: StudioListPage;
+  /** Where the list is shown (its links and filter form stay there); `/content` by default. */
+  base?: ListBase;
+}) {
   const { list, filters } = page;
   const { revalidate } = useRevalidator();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -104,8 +111,8 @@ export function ManageContent({ page }: { page: StudioListPage }) {
           {text}
         </Notice>
       ))}
-      <StateTabs filters={filters} counts={list.counts} />
-      <ListFilters filters={filters} sections={page.sections} categories={page.categories} />
+      <StateTabs filters={filters} counts={list.counts} base={base} />
+      <ListFilters filters={filters} sections={page.sections} categories={page.categories} base={base} />
       {selected.size > 0 ? (
         <BulkBar
           count={selected.size}
@@ -136,19 +143,19 @@ export function ManageContent({ page }: { page: StudioListPage }) {
           outcomes={outcomes}
         />
       ) : (
-        <EmptyState page={page} />
+        <EmptyState page={page} base={base} />
       )}
       {page.cursor || list.nextCursor ? (
         <nav aria-label="Pagination" className="flex items-center justify-between gap-4">
           {page.cursor ? (
-            <Link to={listHref(filters)} className={pagerLink}>
+            <Link to={listHref(filters, {}, base)} className={pagerLink}>
               First page
             </Link>
           ) : (
             <span />
           )}
           {list.nextCursor ? (
-            <Link to={listHref(filters, { cursor: list.nextCursor })} className={pagerLink}>
+            <Link to={listHref(filters, { cursor: list.nextCursor }, base)} className={pagerLink}>
               Next page
             </Link>
           ) : null}
