@@ -304,7 +304,7 @@ export function UsersTable({ page, filters }: { page: AdminUserPage; filters: Re
                       </Link>
                       {u.username ? <p className="text-xs text-ink-subtle">@{u.username}</p> : null}
                     </td>
-                    <td className={`${cell} break-all`}>{u.email}</td>
+                    <td className={`${cell} break-words`}>{u.email}</td>
                     <td className={cell}>{u.tier ? TIER_NAME[u.tier] : "—"}</td>
                     <td className={cell}>
                       <Groups groups={u.groups} />
