@@ -573,6 +573,59 @@ export interface CommentTable {
   updatedAt: IsoText;
   /** Optimistic concurrency (migration 012). */
   version: Generated<number>;
+  /** Published replies (migration 031). */
+  replyCount: Generated<number>;
+  likeCount: Generated<number>;
+  /** Open reports. */
+  reportCount: Generated<number>;
+  editedAt: IsoText | null;
+  /** Set when the author deleted a comment that still has replies (body cleared). */
+  deletedAt: IsoText | null;
+  moderatedAt: IsoText | null;
+  moderatedBy: string | null;
+  moderationReason: string | null;
+  /** Idempotency key of the create, unique per author. */
+  requestKey: string | null;
+}
+
+/** A reader's report of a comment (migration 031); one per comment and reporter. */
+export interface CommentReportTable {
+  id: string;
+  commentId: string;
+  reporterId: string;
+  reason: string;
+  note: string | null;
+  createdAt: IsoText;
+  resolvedAt: IsoText | null;
+  resolvedBy: string | null;
+  resolution: string | null;
+}
+
+/** One row per comment and user who liked it (migration 031). */
+export interface CommentLikeTable {
+  commentId: string;
+  userId: string;
+  createdAt: IsoText;
+}
+
+/** A muted or banned commenter (migration 031). */
+export interface CommenterRestrictionTable {
+  userId: string;
+  kind: "muted" | "banned";
+  reason: string | null;
+  until: IsoText | null;
+  createdBy: string | null;
+  createdAt: IsoText;
+}
+
+/** Seconds a user spent reading an item on a UTC day (migration 031). */
+export interface ReadingActivityTable {
+  userId: string;
+  contentId: string;
+  day: string;
+  seconds: Generated<number>;
+  firstAt: IsoText;
+  lastAt: IsoText;
 }
 
 /** One row per item, reader and UTC day (migration 010): the view counter's dedup key. */
@@ -783,6 +836,10 @@ export interface DB {
   billing_invoice: BillingInvoiceTable;
   billing_event: BillingEventTable;
   comment: CommentTable;
+  comment_report: CommentReportTable;
+  comment_like: CommentLikeTable;
+  commenter_restriction: CommenterRestrictionTable;
+  reading_activity: ReadingActivityTable;
   content_view: ContentViewTable;
   content_like: ContentLikeTable;
   content_share: ContentShareTable;

@@ -30,6 +30,7 @@ import { migration as m027 } from "./027-analytics.ts";
 import { migration as m028 } from "./028-category-order.ts";
 import { migration as m029 } from "./029-service-credential-rotation.ts";
 import { migration as m030 } from "./030-process-heartbeat.ts";
+import { migration as m031 } from "./031-community.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "028-category-order": m028,
   "029-service-credential-rotation": m029,
   "030-process-heartbeat": m030,
+  "031-community": m031,
 };
