@@ -13,7 +13,7 @@
  *   user, optionally until a time.
  * - `reading_activity`: one row per user, item and UTC day with the seconds spent reading.
  */
-import type { Migration } from "kysely";
+import { type Migration, sql } from "kysely";
 import type { AnyDb } from "./column-types.ts";
 
 export const migration: Migration = {
@@ -40,6 +40,13 @@ export const migration: Migration = {
     ]) {
       await db.schema.alterTable("comment").addColumn(column, "text").execute();
     }
+    // Counts in step from here on: a comment's published direct replies, an item's published comments.
+    await sql`update ${sql.table("comment")} set ${sql.ref("replyCount")} = (select count(*) from ${sql.table("comment")} as r where ${sql.ref("r.parentCommentId")} = ${sql.ref("comment.id")} and ${sql.ref("r.status")} = 'published')`.execute(
+      db,
+    );
+    await sql`update ${sql.table("content")} set ${sql.ref("commentCount")} = (select count(*) from ${sql.table("comment")} as m where ${sql.ref("m.contentId")} = ${sql.ref("content.id")} and ${sql.ref("m.status")} = 'published')`.execute(
+      db,
+    );
     await db.schema
       .createIndex("comment_authorId_requestKey_uidx")
       .on("comment")
