@@ -11,6 +11,7 @@ type ModuleRef = string | { file: string; id: string };
 const MODULES: Record<string, ModuleRef> = {
   "/": "routes/home.tsx",
   "/pricing": "routes/pricing.tsx",
+  "/unsubscribe": "routes/unsubscribe.tsx",
   "/auth/signin": "routes/auth/sign-in.tsx",
   "/auth/signup": { file: "routes/auth/sign-in.tsx", id: "routes/auth/sign-up" },
   "/auth/confirm": "routes/auth/confirm.tsx",
@@ -24,6 +25,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/category/:category": "routes/category.tsx",
   "/content/:slug": "routes/content-page.tsx",
   "/collection/:collection": "routes/collection.tsx",
+  "/certificates/:id": "routes/certificate.tsx",
   "/content/*": "routes/content-splat.tsx",
   "/section/*": { file: "routes/content-splat.tsx", id: "routes/section-splat" },
   "/category/*": { file: "routes/content-splat.tsx", id: "routes/category-splat" },

@@ -25,11 +25,13 @@ import { TIERS, type Tier } from "./tiers.ts";
  * manager (ContentManager, Free), admin (app-admin, Free), owner (app-owner, Free),
  * writer (ContentCreator, Free: the studio's screens, decision 018).
  * A = allowed, S = sign in, R = forbidden (role / account type), T = forbidden (tier),
- * P = forbidden (admin scope: the screen needs a platform administrator; decision 009).
+ * P = forbidden (admin scope: the screen needs a platform administrator, or for /moderate a
+ *   content manager or platform administrator; decision 009).
  */
 const EXPECTED: Record<string, string> = {
   "/": "A A A A A A A A A A",
   "/pricing": "A A A A A A A A A A",
+  "/unsubscribe": "A A A A A A A A A A",
   "/auth/signin": "A A A A A A A A A A",
   "/auth/signup": "A A A A A A A A A A",
   "/auth/confirm": "A A A A A A A A A A",
@@ -43,6 +45,7 @@ const EXPECTED: Record<string, string> = {
   "/category/:category": "A A A A A A A A A A",
   "/content/:slug": "A A A A A A A A A A",
   "/collection/:collection": "A A A A A A A A A A",
+  "/certificates/:id": "A A A A A A A A A A",
   "/content/*": "A A A A A A A A A A",
   "/section/*": "A A A A A A A A A A",
   "/category/*": "A A A A A A A A A A",
@@ -62,7 +65,7 @@ const EXPECTED: Record<string, string> = {
   "/content": "S R R R R A A A A A",
   "/create": "S R R R R A A A A A",
   "/content/:id/edit": "S R R R R A A A A A",
-  "/moderate": "S R R R R A A A A R",
+  "/moderate": "S R R R R P A A A R",
   "/admin": "S R R R R A R A A R",
   "/admin/overview": "S R R R R P R A A R",
   "/admin/users": "S R R R R A R A A R",

@@ -98,6 +98,18 @@ export function checkRouteAccess(route: RouteDefinition, ctx: AccessContext, ori
   return { kind: "allowed" };
 }
 
+/**
+ * What a page answers: `checkRouteAccess`, except that a route with a teaser for lower tiers
+ * (`teaserBelowTier`) opens for a signed-in reader below its tier (its loader shows the teaser and
+ * no data). The sidebar keeps such a route locked; its APIs stay forbidden.
+ */
+export function checkPageAccess(route: RouteDefinition, ctx: AccessContext, origin: string): RouteAccess {
+  const result = checkRouteAccess(route, ctx, origin);
+  if (result.kind === "forbidden" && result.reason === "tier" && route.teaserBelowTier)
+    return { kind: "allowed" };
+  return result;
+}
+
 /** For APIs: like `checkRouteAccess`, but "needs sign-in" becomes forbidden "auth" (HTTP 401). */
 export function routeAccessForApi(
   route: RouteDefinition,

@@ -6,16 +6,18 @@
  * - `owner`: the installation's running configuration (system settings and feature flags) — the
  *   platform owner only (app-owner, the SuperAdmin role of spec §6);
  * - `organisation`: one organisation's own members and figures — an organisation admin
- *   (`org-<slug>-admin`) for its organisations, a platform administrator for every one.
+ *   (`org-<slug>-admin`) for its organisations, a platform administrator for every one;
+ * - `moderation`: the platform's comments and review queue (/moderate) — content managers
+ *   (the ContentManager group) and platform administrators, never organisation admins.
  *
  * Spec §6 gives organisation admins the Admin role (and so the admin:* and user:manage
  * permissions); the scope is what keeps them inside their organisation. Deny by default: an
  * unknown operation or scope is refused.
  */
-import { APP_OWNER_GROUP, adminScopeOrgs, isPlatformAdmin } from "./groups.ts";
+import { APP_OWNER_GROUP, adminScopeOrgs, CONTENT_MANAGER_GROUP, isPlatformAdmin } from "./groups.ts";
 import { hasPermission, type Permission } from "./roles.ts";
 
-export const ADMIN_SCOPES = ["platform", "owner", "organisation"] as const;
+export const ADMIN_SCOPES = ["platform", "owner", "organisation", "moderation"] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
 /** True when `groups` hold `scope` (see the file comment); anything else is false. */
@@ -24,6 +26,7 @@ export function hasAdminScope(groups: readonly string[], scope: AdminScope): boo
   if (scope === "platform") return isPlatformAdmin(groups);
   if (scope === "owner") return groups.includes(APP_OWNER_GROUP);
   if (scope === "organisation") return isPlatformAdmin(groups) || (adminScopeOrgs(groups) ?? []).length > 0;
+  if (scope === "moderation") return isPlatformAdmin(groups) || groups.includes(CONTENT_MANAGER_GROUP);
   return false;
 }
 
@@ -32,6 +35,7 @@ export const ADMIN_SCOPE_HOLDERS: Readonly<Record<AdminScope, string>> = Object.
   platform: "a platform administrator (app-admin or app-owner)",
   owner: "the platform owner (app-owner)",
   organisation: "an organisation administrator or a platform administrator",
+  moderation: "a content manager or a platform administrator",
 });
 
 export interface AdminOperation {

@@ -74,6 +74,14 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   collection_updated: { category: "admin", label: "Collection changed" },
   collection_hidden: { category: "admin", label: "Collection hidden" },
   collection_shown: { category: "admin", label: "Collection shown" },
+  // Comment moderation (/moderate).
+  comment_approved: { category: "admin", label: "Comment approved by a moderator" },
+  comment_hidden: { category: "admin", label: "Comment hidden by a moderator" },
+  comment_removed: { category: "admin", label: "Comment removed by a moderator" },
+  comment_reports_dismissed: { category: "admin", label: "Comment reports dismissed" },
+  commenter_muted: { category: "admin", label: "Commenter muted" },
+  commenter_banned: { category: "admin", label: "Commenter banned" },
+  commenter_restriction_lifted: { category: "admin", label: "Commenter's mute or ban lifted" },
   // Subscriptions and billing.
   subscription_created: { category: "billing", label: "Subscription created" },
   subscription_updated: { category: "billing", label: "Subscription updated" },

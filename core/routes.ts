@@ -56,6 +56,11 @@ export interface RouteDefinition {
   showInSidebar?: boolean;
   /** A lucide-react icon name. */
   icon?: string;
+  /**
+   * A signed-in user below `minTier` still opens the page, in teaser mode (its loader returns no
+   * data, only what the feature would show and an upgrade call to action); its APIs stay forbidden.
+   */
+  teaserBelowTier?: boolean;
 }
 
 export const HOME_PATH = "/";
@@ -117,6 +122,14 @@ const REGISTRY: RouteDefinition[] = [
     category: "public",
     showInSidebar: true,
     icon: "House",
+  },
+  {
+    path: "/unsubscribe",
+    label: "Unsubscribe",
+    description: "Turn off a kind of notification e-mail from a signed link, without signing in.",
+    auth: false,
+    category: "public",
+    icon: "MailX",
   },
   {
     path: "/pricing",
@@ -237,6 +250,16 @@ const REGISTRY: RouteDefinition[] = [
     icon: "FileText",
   },
   {
+    path: "/certificates/:id",
+    label: "Certificate",
+    description: "A course certificate and its verification.",
+    auth: false,
+    category: "public",
+    isDynamic: true,
+    paramNames: ["id"],
+    icon: "BadgeCheck",
+  },
+  {
     path: "/collection/:collection",
     label: "Collection",
     description: "A curated collection of content.",
@@ -338,6 +361,7 @@ const REGISTRY: RouteDefinition[] = [
     description: "Reports on your learning and usage.",
     auth: true,
     minTier: "Basic",
+    teaserBelowTier: true,
     category: "account",
     showInSidebar: true,
     icon: "ChartColumn",
@@ -435,6 +459,8 @@ const REGISTRY: RouteDefinition[] = [
     description: "Review comments and content waiting for approval.",
     auth: true,
     rolesAllowed: [...MANAGERS],
+    // Organisation admins hold AdminUser for their organisation only: moderation is platform-wide.
+    adminScope: "moderation",
     category: "content-management",
     showInSidebar: true,
     icon: "ShieldCheck",

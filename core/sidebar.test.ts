@@ -139,7 +139,9 @@ describe("locked routes", () => {
     expect(lockedTooltip(PERSONAS.free)).toBe("Upgrade required");
     expect(lockedTooltip(PERSONAS.visitor)).toBe("Sign in required");
     const reports = getRoute("/dashboard/reports");
-    expect(lockedItemTarget(PERSONAS.free, reports)).toBe("/pricing");
+    // Reports has a teaser for lower tiers: the locked link opens it.
+    expect(lockedItemTarget(PERSONAS.free, reports)).toBe("/dashboard/reports");
+    expect(lockedItemTarget(PERSONAS.free, { ...reports, teaserBelowTier: false })).toBe("/pricing");
     expect(lockedItemTarget(PERSONAS.visitor, reports)).toBe("/auth/signin?redirect=%2Fdashboard%2Freports");
   });
 });
@@ -182,7 +184,8 @@ describe("sidebarSections per persona", () => {
       "account: /dashboard /dashboard/reports /profile plan /subscription /settings",
       "business: /business/dashboard /business/profile",
       // An organisation admin gets only the organisation-scoped admin screens (decision 009).
-      `management: ${MANAGE} /admin/users`,
+      // Moderation is platform-wide (admin scope "moderation"): not for an organisation admin.
+      "management: /content /create /admin/users",
       SIGNED_IN,
     ],
     manager: [

@@ -52,12 +52,16 @@ export function lockedTooltip(ctx: Pick<AccessContext, "isAuthenticated">): Lock
   return ctx.isAuthenticated ? "Upgrade required" : "Sign in required";
 }
 
-/** Where a locked item leads: /pricing for a signed-in user, else sign-in remembering the route. */
+/**
+ * Where a locked item leads: for a signed-in user the route itself when it has a teaser for lower
+ * tiers (`teaserBelowTier`), else /pricing; for a visitor sign-in remembering the route.
+ */
 export function lockedItemTarget(
   ctx: Pick<AccessContext, "isAuthenticated">,
   route: RouteDefinition,
 ): string {
-  return ctx.isAuthenticated ? PRICING_PATH : signInUrl(route.path);
+  if (!ctx.isAuthenticated) return signInUrl(route.path);
+  return route.teaserBelowTier ? route.path : PRICING_PATH;
 }
 
 export interface LockedRoute {

@@ -48,6 +48,25 @@ export const SYSTEM_SETTINGS: readonly SettingDefinition[] = Object.freeze([
     featureFlag: true,
     paths: ["/resources"],
   },
+  {
+    key: "comments.enabled",
+    type: "boolean",
+    label: "Comments",
+    description:
+      "Readers' comments under content pages (and the comments API). Off: no comments section is shown and the comments API answers 404.",
+    default: true,
+    featureFlag: false,
+  },
+  {
+    key: "comments.preModeration",
+    type: "enum",
+    label: "Comment pre-moderation",
+    description:
+      "Which new comments wait for a moderator before anyone else sees them: off (none), new-commenters (a reader's comments until one of them is published) or all. Moderators are never held.",
+    default: "new-commenters",
+    options: ["off", "new-commenters", "all"],
+    featureFlag: false,
+  },
 ]);
 
 const BY_KEY: ReadonlyMap<string, SettingDefinition> = new Map(SYSTEM_SETTINGS.map((s) => [s.key, s]));

@@ -1,13 +1,15 @@
 /**
  * `npm start`: build if the production build is missing or older than the sources,
- * then serve (the server migrates and seeds an empty database itself).
+ * then serve the server bundle (the server migrates and seeds an empty database itself).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const root = path.resolve(import.meta.dirname, "..");
-const buildEntry = path.join(root, "build", "server", "index.js");
+/** The last file `npm run build` writes (scripts/build-server.ts). */
+const buildEntry = path.join(root, "build", "bundle", "main.js");
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -20,7 +22,7 @@ function newestMtime(dir: string): number {
 }
 
 const sourcesMtime = Math.max(
-  ...["app", "core", "public"]
+  ...["app", "core", "public", "server"]
     .filter((d) => existsSync(path.join(root, d)))
     .map((d) => newestMtime(path.join(root, d))),
 );
@@ -29,4 +31,4 @@ if (!existsSync(buildEntry) || statSync(buildEntry).mtimeMs < sourcesMtime) {
   const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-await import("../server/main.ts");
+await import(pathToFileURL(path.join(root, "build", "bundle", "server.js")).href);

@@ -3,12 +3,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import pino, { type Logger } from "pino";
-import { defaultSettings, featureFlagsOf, type UserContext } from "../core/index.ts";
+import { type Claims, defaultSettings, featureFlagsOf, type UserContext } from "../core/index.ts";
 import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
 import { claimsForUser, createIdentity, type Identity } from "./auth/identity.ts";
+import { createIdentityCache, type IdentityCacheStats, readIdentityRevision } from "./auth/identity-cache.ts";
 import { createAuthSecurity } from "./auth/security.ts";
 import { createServiceCredentials, type ServiceCredentials } from "./auth/service-credentials.ts";
+import type { SessionRow } from "./auth/session-guard.ts";
 import { createTokenService, type TokenService } from "./auth/tokens.ts";
 import { localIdTokenVerifier } from "./auth/tokens-verifiers.ts";
 import { createDatabase, type Database } from "./db/database.ts";
@@ -23,14 +25,26 @@ import { createBillingService } from "./modules/billing/billing.service.ts";
 import { startBillingScheduler } from "./modules/billing/billing-scheduler.ts";
 import { createPlansService } from "./modules/billing/plans.service.ts";
 import { createBillingProvider, manualSelfServe } from "./modules/billing/providers.ts";
+import { commentRenderCache } from "./modules/comments/comment-render.ts";
 import { createCommentsService } from "./modules/comments/comments.service.ts";
 import { type BodyLinks, createBodyLinks } from "./modules/content/body-links.ts";
 import { createContentModelServices } from "./modules/content/content-models.ts";
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { startContentScheduler } from "./modules/content/content-scheduler.ts";
 import { createContentStudioList } from "./modules/content/content-studio-list.ts";
+import { highlighterStats } from "./modules/content/render-markdown.ts";
+import { createDashboardService } from "./modules/dashboard/dashboard.service.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
 import { createEngagementService } from "./modules/engagement/engagement.service.ts";
+import { createCertificatesService } from "./modules/learning/certificates.service.ts";
+import { createReportsService } from "./modules/learning/reports.service.ts";
+import { createModerationService } from "./modules/moderation/moderation.service.ts";
+import {
+  type NotificationSweeper,
+  startNotificationSweeper,
+} from "./modules/notifications/notification-sweep.ts";
+import { createNotificationsService } from "./modules/notifications/notifications.service.ts";
+import { createUnsubscribeLinks, type UnsubscribeLinks } from "./modules/notifications/unsubscribe-links.ts";
 import { createHeartbeat } from "./modules/operations/heartbeat.ts";
 import { createJobRegistry } from "./modules/operations/job-registry.ts";
 import { createOperationsService } from "./modules/operations/operations.service.ts";
@@ -75,6 +89,12 @@ export interface Runtime {
   bodyLinks: BodyLinks;
   /** Content writes from any process or replica (polled revision): caches subscribe to drop entries. */
   contentChanges: { subscribe(listener: () => void): () => void; check(): Promise<void> };
+  /**
+   * Identity writes from any process (`identity_revision`, decision 023): `check` reads it now
+   * and drops this process's cached sessions and claims when it moved (each signed-in request
+   * does the same before using the cache).
+   */
+  identityChanges: { check(): Promise<void>; stats(): IdentityCacheStats };
   /** The server-built user context for a request's headers (visitor when not signed in). */
   resolveUser(headers: Headers): Promise<UserContext>;
   /** API rate limits per user and address, shared through the database (decision 014). */
@@ -83,6 +103,10 @@ export interface Runtime {
   accounts: AccountService;
   /** This process's request and page-cache counters and event-loop delay (the heartbeat reads them). */
   processMetrics: ProcessMetrics;
+  /** The e-mail notification sweep (every minute, unref'd); tests stop it and run passes themselves. */
+  notificationSweeper: NotificationSweeper;
+  /** Signed one-click unsubscribe links of notification e-mails. */
+  unsubscribeLinks: UnsubscribeLinks;
   close(): Promise<void>;
 }
 
@@ -119,6 +143,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: undefined });
   await mkdir(env.DATA_DIR, { recursive: true });
   const database = createDatabase(databaseUrl(env));
+  // Sessions and claims reused for up to 2 s; every identity write through this instance drops
+  // them at once, other processes' writes on the next request (the identity revision it reads).
+  const identityCache = createIdentityCache<SessionRow, Claims>({
+    ttlMs: 2000,
+    maxEntries: 10_000,
+    readRevision: () => readIdentityRevision(database.db),
+  });
+  database.db = database.db.withPlugin(identityCache.plugin);
   try {
     await migrateToLatest(database.db);
     const secret = await authSecret(env);
@@ -134,6 +166,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       secureCookies: baseURL.startsWith("https://"),
       now: options.now,
       logger,
+      cache: identityCache,
     });
     const auth = createAuth({
       db: database.db,
@@ -146,7 +179,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const { runMigrations } = await getMigrations(auth.options);
     await runMigrations();
 
-    const storage: ObjectStore = createObjectStore({
+    const storage: ObjectStore = await createObjectStore({
       storageUrl: env.STORAGE_URL,
       dataDir: env.DATA_DIR,
       secret,
@@ -179,6 +212,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       tokens,
       apiKeys,
       serviceCredentials,
+      cache: identityCache,
     });
     const searchIndexer = createSearchIndexer({ db: database.db, storage, logger });
     const changeListeners = new Set<() => void>();
@@ -240,6 +274,28 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     // Operations (/super-admin/infrastructure): this process's figures, its background jobs and
     // its heartbeat row in the shared database.
     const processMetrics = createProcessMetrics();
+    // The process-wide caches of modules (those of the HTTP app register themselves there).
+    processMetrics.registerCache("comment-html", "Comment bodies rendered to HTML", () =>
+      commentRenderCache.stats(),
+    );
+    processMetrics.registerCache("shiki-languages", "Code highlighting grammars (Shiki)", highlighterStats);
+    processMetrics.registerCache(
+      "github-responses",
+      "GitHub API responses kept for conditional requests",
+      () =>
+        repositorySources.githubCacheStats?.() ?? { entries: 0, maxEntries: 0, bytes: null, maxBytes: null },
+    );
+    processMetrics.registerCache("identity", "Sessions and claims of signed-in requests (2 s)", () => {
+      const figures = identityCache.stats();
+      return {
+        entries: figures.sessions + figures.claims,
+        maxEntries: figures.maxEntries * 2,
+        bytes: null,
+        maxBytes: null,
+        hits: figures.hits,
+        misses: figures.misses,
+      };
+    });
     const jobs = createJobRegistry();
     const heartbeat = createHeartbeat({
       db: database.db,
@@ -269,6 +325,23 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       unlockAccount: (userId) => authSecurity.throttle.unlockAccount(userId),
       logger,
     });
+    const certificates = createCertificatesService({
+      db: database.db,
+      publicUrl: baseURL.replace(/\/+$/, ""),
+      now: authSecurity.now,
+      onRevoked: () => {
+        for (const listener of changeListeners) listener();
+      },
+    });
+    const engagement = createEngagementService({
+      db: database.db,
+      secret,
+      now: authSecurity.now,
+      logger,
+      onLessonCompleted: (input) => certificates.evaluate(input),
+      certificateFor: (userId, courseId) => certificates.certificateIdFor(userId, courseId),
+    });
+    const unsubscribeLinks = createUnsubscribeLinks({ secret, baseUrl: baseURL });
     const services: AppServices = {
       config: {
         productName: "Lumen Hub",
@@ -292,10 +365,19 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         now: authSecurity.now,
         throttle: authSecurity.throttle,
       }),
-      engagement: createEngagementService({ db: database.db, secret, now: authSecurity.now, logger }),
+      engagement,
+      dashboard: createDashboardService({
+        db: database.db,
+        engagement,
+        summarize: content.summarize,
+        now: authSecurity.now,
+        logger,
+      }),
+      certificates,
+      reports: createReportsService({ db: database.db, now: authSecurity.now }),
       subscriptions: createSubscriptionsService({ db: database.db }),
       users: createUsersService({ db: database.db }),
-      comments: createCommentsService({ db: database.db }),
+      comments: createCommentsService({ db: database.db, settings, now: authSecurity.now }),
       repositories: createRepositoriesService({
         db: database.db,
         sources: repositorySources,
@@ -307,6 +389,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         db: database.db,
         indexer: searchIndexer,
         summarize: content.summarize,
+        changes: contentChanges,
         enabled: () => featureFlags.search !== false,
         now: authSecurity.now,
         logger,
@@ -314,6 +397,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       contentModels,
       settings,
       studioList: createContentStudioList({ db: database.db }),
+      moderation: createModerationService({
+        db: database.db,
+        studioList: createContentStudioList({ db: database.db }),
+        now: authSecurity.now,
+      }),
       audit: createAuditLogService({ db: database.db }),
       usersAdmin: createUsersAdminService({
         db: database.db,
@@ -322,6 +410,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         unlock: (actor, userId, meta) => accounts.unlock(actor, userId, meta),
       }),
       analytics: createAnalyticsService({ db: database.db, now: authSecurity.now }),
+      notifications: createNotificationsService({
+        db: database.db,
+        links: unsubscribeLinks,
+        now: authSecurity.now,
+      }),
       securityAdmin: createSecurityAdminService({
         db: database.db,
         now: authSecurity.now,
@@ -333,7 +426,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       billing: createBillingService({
         db: database.db,
         mailer,
-        provider: createBillingProvider(env, { db: database.db, now: authSecurity.now }),
+        provider: await createBillingProvider(env, { db: database.db, now: authSecurity.now }),
         now: authSecurity.now,
         baseUrl: baseURL,
         graceDays: env.BILLING_GRACE_DAYS,
@@ -348,6 +441,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         storage,
         heartbeat,
         jobs,
+        metrics: processMetrics,
         pingDatabase: () => database.ping(),
       }),
     };
@@ -435,6 +529,22 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       }),
     });
 
+    // Notification e-mails: replies, followed sections, the weekly digest (each claimed once; unref'd timer).
+    const notificationSweeper = startNotificationSweeper({
+      db: database.db,
+      mailer,
+      links: unsubscribeLinks,
+      baseUrl: baseURL,
+      now: authSecurity.now,
+      logger,
+      intervalMs: 60_000,
+      track: jobs.register({
+        name: "notification-sweep",
+        label: "Sends reply, followed-section and weekly digest e-mails",
+        intervalMs: 60_000,
+      }),
+    });
+
     // Renewals, period ends and grace ends take effect with nobody visiting (unref'd timer).
     const trackBilling = jobs.register({
       name: "billing-sweep",
@@ -474,21 +584,26 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       serviceCredentials,
       bodyLinks: createBodyLinks({ secret, baseUrl: env.PUBLIC_URL, now: authSecurity.now }),
       contentChanges: { ...contentChanges, check: () => revisionWatcher.check() },
+      identityChanges: { check: () => identityCache.revalidate(), stats: () => identityCache.stats() },
       resolveUser: (headers) => identity.resolveUser(headers),
       rateLimits,
       accounts,
       processMetrics,
+      notificationSweeper,
+      unsubscribeLinks,
       close: async () => {
         await heartbeatTimer.stop();
         processMetrics.stop();
         revisionWatcher.stop();
         settingsWatcher.stop();
         await contentScheduler.stop();
+        await notificationSweeper.stop();
         await billingScheduler.stop();
         await rateLimits.close();
         await repositoryRefresh.stop();
         indexing.abort();
         await initialIndex;
+        await services.search.flushCounts?.();
         return database.close();
       },
     };

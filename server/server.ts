@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import type { Env } from "./env.ts";
-import { createHttpApp } from "./http/app.ts";
+import { createHttpApp, createVisitorPageCache } from "./http/app.ts";
+import { cachedPageResponder } from "./http/page-fast-path.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.ts";
 
 export interface RunningServer {
@@ -18,7 +20,17 @@ export interface RunningServer {
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 export const BUILD_DIR = path.join(PROJECT_ROOT, "build");
 
+/**
+ * The server bundle (`scripts/build-server.ts`) carries the React Router build inside itself and
+ * hands it over here before the server starts; from source, the build is imported from `build/`.
+ */
+let bundledBuild: ServerBuild | undefined;
+export function provideServerBuild(build: ServerBuild): void {
+  bundledBuild = build;
+}
+
 export async function loadServerBuild(buildDir = BUILD_DIR): Promise<ServerBuild> {
+  if (bundledBuild && buildDir === BUILD_DIR) return bundledBuild;
   const entry = path.join(buildDir, "server", "index.js");
   if (!existsSync(entry)) throw new Error(`No production build at ${entry}: run \`npm run build\` first`);
   return (await import(pathToFileURL(entry).href)) as ServerBuild;
@@ -32,14 +44,28 @@ export async function startServer(
   const buildDir = options.buildDir ?? BUILD_DIR;
   const build = await loadServerBuild(buildDir);
   const runtime = await createRuntime(env, options);
+  const mode = env.NODE_ENV === "development" ? "development" : "production";
+  const pageCache = mode === "production" ? createVisitorPageCache(runtime) : undefined;
   const app = createHttpApp({
     runtime,
     build,
     clientDir: path.relative(process.cwd(), path.join(buildDir, "client")) || ".",
-    mode: env.NODE_ENV === "development" ? "development" : "production",
+    mode,
+    pageCache,
   });
+  // Visitors' cached pages are answered before the Hono app (server/http/page-fast-path.ts).
+  const cachedPage = pageCache
+    ? cachedPageResponder(pageCache, () => runtime.processMetrics.countRequest())
+    : () => false;
   const server = serve({
     fetch: app.fetch,
+    createServer: ((
+      serverOptions: Parameters<typeof createServer>[0],
+      listener: (req: IncomingMessage, res: ServerResponse) => void,
+    ) =>
+      createServer(serverOptions, (req, res) => {
+        if (!cachedPage(req, res)) listener(req, res);
+      })) as typeof createServer,
     // Keep the platform's Request/Response: libraries (Shiki's WASM loader) rely on them.
     overrideGlobalObjects: false,
     port: env.PORT,

@@ -14,8 +14,13 @@ import type { CommentsService } from "./modules/comments/comments.service.ts";
 import type { ContentService } from "./modules/content/content.service.ts";
 import type { ContentModelServices } from "./modules/content/content-models.ts";
 import type { StudioListService } from "./modules/content/content-studio-list.ts";
+import type { DashboardService } from "./modules/dashboard/dashboard.service.ts";
 import type { DiagnosticsService } from "./modules/diagnostics/diagnostics.types.ts";
 import type { EngagementService } from "./modules/engagement/engagement.service.ts";
+import type { CertificatesService } from "./modules/learning/certificates.service.ts";
+import type { ReportsService } from "./modules/learning/reports.service.ts";
+import type { ModerationService } from "./modules/moderation/moderation.service.ts";
+import type { NotificationsService } from "./modules/notifications/notifications.service.ts";
 import type { OperationsService } from "./modules/operations/operations.service.ts";
 import type { OrganizationsService } from "./modules/organizations/organizations.service.ts";
 import type { RepositoriesService } from "./modules/repositories/repositories.service.ts";
@@ -65,6 +70,12 @@ export interface AppServices {
   plans: PlansService;
   /** Views, likes, shares and course progress (access checked in the service). */
   engagement: EngagementService;
+  /** The reader's dashboard, bookmarks and reading time (own rows only, signed-in readers). */
+  dashboard: DashboardService;
+  /** Course completion rules, certificates and their verification (server/modules/learning). */
+  certificates: CertificatesService;
+  /** A reader's own reading reports (Basic and up). */
+  reports: ReportsService;
   /** Data API (docs/decisions/007-data-rules.md): UserSubscription, access checked per operation. */
   subscriptions: SubscriptionsService;
   /** Data API: User rows (public profiles for others; own row; platform admins). */
@@ -83,6 +94,8 @@ export interface AppServices {
   billing: BillingService;
   /** The audit log for platform administrators: filters, paging, export (/admin/logs). */
   audit: AuditLogService;
+  /** The /moderate console: comment queues and actions, commenter restrictions, the review queue. */
+  moderation: ModerationService;
   /** Users administration (/admin/users): list, user page, groups, sessions, MFA, keys, suspend, delete. */
   usersAdmin: UsersAdminService;
   /** Processes, jobs, migrations, tables, integrity check and backup: the platform owner only (issue 14). */
@@ -91,4 +104,6 @@ export interface AppServices {
   analytics: AnalyticsService;
   /** The platform owner's security console: sessions, lockouts, MFA adoption, events, service credentials. */
   securityAdmin: SecurityAdminService;
+  /** E-mail notification opt-ins, followed sections and the signed unsubscribe (issue 15). */
+  notifications: NotificationsService;
 }

@@ -1,30 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { getRoute } from "../../core/index.ts";
-import { Screen } from "./screen.tsx";
 import { Card } from "./ui/card.tsx";
 import { NamedIcon } from "./ui/icon.tsx";
-import { ComingLater } from "./ui/notice.tsx";
-
-export interface FeatureScreenProps {
-  /** Registry path: gives the title and icon. */
-  path: string;
-  /** One paragraph: what this screen is for. */
-  purpose: string;
-  /** What arrives later (shown as 'Coming in a later release: …'). */
-  coming: string;
-  children?: ReactNode;
-}
-
-/** A screen whose main feature arrives later: title, purpose, what is real today, and an honest notice. */
-export function FeatureScreen({ path, purpose, coming, children }: FeatureScreenProps) {
-  return (
-    <Screen path={path} purpose={purpose}>
-      {children}
-      <ComingLater>{coming}</ComingLater>
-    </Screen>
-  );
-}
 
 export function Panel({
   title,

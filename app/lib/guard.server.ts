@@ -1,6 +1,6 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import {
-  checkRouteAccess,
+  checkPageAccess,
   type ForbiddenReason,
   getRoute,
   hasAnyRole,
@@ -25,7 +25,8 @@ export interface ForbiddenPayload {
  * The route guard, run on the server for every document and data request before any loader.
  * It applies core's route rules to the server-built user context:
  * - a visitor on a route that needs sign-in → redirect to /auth/signin?redirect=<origin>;
- * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403; a staff account whose
+ * - a signed-in user lacking the role or tier → the 403 screen with HTTP 403 (a route marked
+ *   `teaserBelowTier` renders its teaser instead for a reader below its tier); a staff account whose
  *   role waits for a second factor (core/staff-mfa.ts) gets the 403 with reason "mfa", whose
  *   screen leads to enrolment.
  * Unknown paths fall through to the not-found route.
@@ -41,7 +42,8 @@ export const guardMiddleware: MiddlewareFunction<Response> = async ({ request, c
 function enforceRoute(route: RouteDefinition, context: Readonly<RouterContextProvider>, location: URL): void {
   const user = context.get(userContext);
   const origin = `${location.pathname}${location.search}`;
-  const result = checkRouteAccess(route, toAccessContext(user), origin);
+  // A signed-in reader below a teaser route's tier opens it (core `checkPageAccess`).
+  const result = checkPageAccess(route, toAccessContext(user), origin);
   if (result.kind === "signin") throw redirect(result.redirectTo);
   if (result.kind === "forbidden") {
     const pending = user.mfaPendingRoles ?? [];

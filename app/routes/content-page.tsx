@@ -1,3 +1,4 @@
+import { DeferredComments } from "../features/comments/deferred-comments.tsx";
 import { loadContentPage } from "../features/content/content.server.ts";
 import { contentMeta } from "../features/content/content-meta.ts";
 import { ContentNotFound, ContentView } from "../features/content/content-view.tsx";
@@ -14,5 +15,13 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {
   if (!loaderData.page) return <ContentNotFound error={loaderData.error} />;
-  return <ContentView data={loaderData} />;
+  return (
+    <>
+      <ContentView data={loaderData} />
+      <DeferredComments
+        contentId={loaderData.page.item.id}
+        readable={loaderData.page.access.kind === "granted" && !loaderData.preview}
+      />
+    </>
+  );
 }

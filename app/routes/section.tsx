@@ -1,6 +1,7 @@
 import { NotFoundScreen } from "../components/errors/error-screens.tsx";
 import { listingOrNotFound, loadSectionListing } from "../features/content/content.server.ts";
 import { Listing } from "../features/content/listing.tsx";
+import { FollowSectionButton } from "../features/notifications/follow-section-button.tsx";
 import { screenMeta } from "../lib/meta.ts";
 import { listingMeta } from "../lib/seo-meta.ts";
 import type { Route } from "./+types/section";
@@ -25,5 +26,11 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function SectionPage({ loaderData }: Route.ComponentProps) {
   if (!loaderData.found) return <NotFoundScreen />;
-  return <Listing listing={loaderData.listing} />;
+  const { scope } = loaderData.listing;
+  return (
+    <Listing
+      listing={loaderData.listing}
+      actions={scope.kind === "section" ? <FollowSectionButton section={scope.section.slug} /> : null}
+    />
+  );
 }

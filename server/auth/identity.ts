@@ -14,6 +14,7 @@ import type { DB } from "../db/schema.ts";
 import { type Actor, actorForCredential } from "../modules/actor.ts";
 import { loadSubscriptionCandidates } from "../modules/subscriptions/subscriptions.repo.ts";
 import type { ApiKeyService } from "./api-keys.ts";
+import type { ClaimsCache } from "./identity-cache.ts";
 import type { ServiceCredentials } from "./service-credentials.ts";
 import type { SessionGuard } from "./session-guard.ts";
 import { gateStaffClaims } from "./staff-mfa.ts";
@@ -35,6 +36,8 @@ export interface IdentityDeps {
   tokens?: TokenService;
   apiKeys?: ApiKeyService;
   serviceCredentials?: ServiceCredentials;
+  /** Claims of signed-in users, reused for a couple of seconds (decision 023). */
+  cache?: ClaimsCache<Claims>;
 }
 
 /** The claims of a verified bearer ID token; `local` tokens name a user row of this app. */
@@ -175,6 +178,17 @@ export interface ResolvedRequest {
 export function createIdentity(deps: IdentityDeps) {
   const visitor = () => visitorContext(deps.environment);
 
+  /** A user's claims: from the cache while fresh, else read (and cached unless a write raced). */
+  async function currentClaims(user: IdentityUser): Promise<Claims> {
+    const cache = deps.cache;
+    const cached = cache?.getClaims(user.id);
+    if (cached) return cached;
+    const readAt = cache?.generation ?? 0;
+    const claims = await claimsForUser(deps.db, user, new Date(deps.now()));
+    cache?.putClaims(user.id, claims, readAt);
+    return claims;
+  }
+
   /**
    * The user context for a request, through the session guard (absolute and idle time-outs,
    * rotation, device binding: `session-guard.ts`). No session cookie → visitor without touching
@@ -194,7 +208,7 @@ export function createIdentity(deps: IdentityDeps) {
     try {
       const result = await deps.guard.check(headers, opts);
       if (!result.ok) return asVisitor(result.clearCookie);
-      const claims = await claimsForUser(deps.db, result.user, new Date(deps.now()));
+      const claims = await currentClaims(result.user);
       const context = buildUserContext(claims, {
         environment: deps.environment,
         featureFlags: deps.featureFlags,

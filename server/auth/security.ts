@@ -7,8 +7,9 @@ import type { Logger } from "pino";
 import type { DB } from "../db/schema.ts";
 import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import type { AuthSecurity } from "./auth.ts";
+import type { SessionCache } from "./identity-cache.ts";
 import { createSecurityAudit } from "./security-audit.ts";
-import { createSessionGuard } from "./session-guard.ts";
+import { createSessionGuard, type SessionRow } from "./session-guard.ts";
 import { createLoginThrottle } from "./throttle.ts";
 
 export interface AuthSecurityOptions {
@@ -21,6 +22,8 @@ export interface AuthSecurityOptions {
   /** epoch ms; tests inject a controllable clock */
   now?: () => number;
   logger?: Logger;
+  /** Session rows reused for a couple of seconds by the session guard (decision 023). */
+  cache?: SessionCache<SessionRow>;
 }
 
 export function createAuthSecurity(options: AuthSecurityOptions): AuthSecurity {
@@ -40,6 +43,7 @@ export function createAuthSecurity(options: AuthSecurityOptions): AuthSecurity {
       secureCookies: options.secureCookies,
       now,
       audit,
+      cache: options.cache,
     }),
   };
 }

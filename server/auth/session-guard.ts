@@ -13,8 +13,8 @@
  * A failed check deletes the session row, so the next request is signed out everywhere.
  * Times come from the injected clock (`now`), so tests can move time.
  */
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { generateRandomString, makeSignature } from "better-auth/crypto";
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { generateRandomString } from "better-auth/crypto";
 import type { Kysely } from "kysely";
 import {
   evaluateSession,
@@ -26,6 +26,7 @@ import {
 import type { DB } from "../db/schema.ts";
 import { normaliseIp } from "./client-ip.ts";
 import { sessionCookieName } from "./cookies.ts";
+import type { SessionCache } from "./identity-cache.ts";
 import type { SecurityAudit } from "./security-audit.ts";
 
 export const CLIENT_IP_HEADER = "x-lumen-client-ip";
@@ -65,6 +66,31 @@ export interface GuardOptions {
   secureCookies: boolean;
   now: () => number;
   audit: SecurityAudit;
+  /**
+   * Session rows read at most every couple of seconds per token (decision 023); without it every
+   * check reads the database.
+   */
+  cache?: SessionCache<SessionRow>;
+}
+
+/** The session and user columns a check reads (one row, cached by token hash). */
+export interface SessionRow {
+  sessionId: string;
+  userId: string;
+  expiresAt: unknown;
+  createdAt: unknown;
+  issuedAt: unknown;
+  lastActiveAt: unknown;
+  rotatedAt: unknown;
+  fingerprint: string | null;
+  familyId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  email: string;
+  name: string;
+  username: string | null;
+  accountType: string | null;
+  isActive: unknown;
 }
 
 const epoch = (value: unknown): number | null => {
@@ -118,13 +144,16 @@ export function createSessionGuard(options: GuardOptions) {
     if (dot <= 0) return null;
     const token = value.slice(0, dot);
     const given = Buffer.from(value.slice(dot + 1));
-    const expected = Buffer.from(await makeSignature(token, options.secret));
+    const expected = Buffer.from(sign(token));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     return token;
   }
 
+  /** Better Auth's cookie signature (HMAC-SHA256, base64), computed synchronously. */
+  const sign = (token: string) => createHmac("sha256", options.secret).update(token).digest("base64");
+
   async function cookieFor(token: string, maxAgeS: number): Promise<string> {
-    const value = encodeURIComponent(`${token}.${await makeSignature(token, options.secret)}`);
+    const value = encodeURIComponent(`${token}.${sign(token)}`);
     return `${cookieName}=${value}; Max-Age=${Math.max(0, Math.floor(maxAgeS))}; ${attributes}`;
   }
 
@@ -132,6 +161,191 @@ export function createSessionGuard(options: GuardOptions) {
 
   async function revoke(sessionId: string): Promise<void> {
     await db.deleteFrom("session").where("id", "=", sessionId).execute();
+  }
+
+  async function readRow(token: string): Promise<SessionRow | undefined> {
+    return db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select([
+        "session.id as sessionId",
+        "session.userId",
+        "session.expiresAt",
+        "session.createdAt",
+        "session.issuedAt",
+        "session.lastActiveAt",
+        "session.rotatedAt",
+        "session.fingerprint",
+        "session.familyId",
+        "session.ipAddress",
+        "session.userAgent",
+        "user.email",
+        "user.name",
+        "user.username",
+        "user.accountType",
+        "user.isActive",
+      ])
+      .where("session.token", "=", token)
+      .executeTakeFirst();
+  }
+
+  function sessionOf(
+    row: SessionRow,
+    issuedAt: number,
+    lastActiveAt: number,
+    rotatedAt: number,
+  ): GuardSession {
+    return {
+      id: row.sessionId,
+      familyId: row.familyId ?? row.sessionId,
+      userId: row.userId,
+      issuedAt,
+      lastActiveAt,
+      rotatedAt,
+      expiresAt: issuedAt + SESSION_ABSOLUTE_MS,
+      ipAddress: row.ipAddress,
+      userAgent: row.userAgent,
+    };
+  }
+
+  function userOf(
+    row: Pick<SessionRow, "userId" | "email" | "name" | "username" | "accountType">,
+  ): GuardUser {
+    return {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      username: row.username,
+      accountType: row.accountType,
+    };
+  }
+
+  /**
+   * The check on a cached row when it passes without anything to decide: not expired, account
+   * active, device bound and matching, within the time-outs, no rotation due for a caller that
+   * rotates. Activity is recorded (at most every ACTIVITY_WRITE_MS) and kept in the cached row.
+   * Anything else → null: the caller reads the row again and decides on that.
+   */
+  async function passCached(
+    row: SessionRow,
+    headers: Headers,
+    opts: { rotate?: boolean; markActivity?: boolean | "force" },
+  ): Promise<GuardResult | null> {
+    if ((epoch(row.expiresAt) ?? 0) <= Date.now() || row.isActive === false || row.isActive === 0)
+      return null;
+    if (row.fingerprint === null || row.fingerprint !== deviceFingerprint(headers)) return null;
+    const t = now();
+    const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
+    const lastActiveAt = epoch(row.lastActiveAt) ?? issuedAt;
+    const rotatedAt = epoch(row.rotatedAt) ?? issuedAt;
+    const verdict = evaluateSession({
+      issuedAt,
+      lastActivityAt: lastActiveAt,
+      lastRotatedAt: rotatedAt,
+      now: t,
+      fingerprintMatches: true,
+    });
+    if (!verdict.ok || (opts.rotate && verdict.rotate)) return null;
+    let session = sessionOf(row, issuedAt, lastActiveAt, rotatedAt);
+    if (opts.markActivity && (opts.markActivity === "force" || t - lastActiveAt >= ACTIVITY_WRITE_MS)) {
+      await db.updateTable("session").set({ lastActiveAt: t }).where("id", "=", row.sessionId).execute();
+      row.lastActiveAt = t;
+      session = { ...session, lastActiveAt: t };
+    }
+    return { ok: true, session, user: userOf(row) };
+  }
+
+  /** The full check on a row read from the database now (revokes, binds and rotates as due). */
+  async function evaluateRow(
+    row: SessionRow | undefined,
+    headers: Headers,
+    opts: { rotate?: boolean; markActivity?: boolean | "force" },
+  ): Promise<GuardResult> {
+    if (!row) return { ok: false, reason: "no-session", clearCookie };
+    const ip = normaliseIp(headers.get(CLIENT_IP_HEADER));
+    const expiresAt = epoch(row.expiresAt) ?? 0;
+    if (expiresAt <= Date.now() || row.isActive === false || row.isActive === 0) {
+      await revoke(row.sessionId);
+      return { ok: false, reason: "no-session", clearCookie };
+    }
+    const t = now();
+    const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
+    const lastActiveAt = epoch(row.lastActiveAt) ?? issuedAt;
+    const rotatedAt = epoch(row.rotatedAt) ?? issuedAt;
+    const fingerprint = deviceFingerprint(headers);
+    if (row.fingerprint === null) {
+      // A session created without request headers (server-side calls) binds on first use.
+      await db.updateTable("session").set({ fingerprint }).where("id", "=", row.sessionId).execute();
+    }
+    const verdict = evaluateSession({
+      issuedAt,
+      lastActivityAt: lastActiveAt,
+      lastRotatedAt: rotatedAt,
+      now: t,
+      fingerprintMatches: row.fingerprint === null || row.fingerprint === fingerprint,
+    });
+    if (!verdict.ok) {
+      await revoke(row.sessionId);
+      await audit.record(verdict.reason === "device-mismatch" ? "device_mismatch" : "session_expired", {
+        actorId: row.userId,
+        ip,
+        targetType: "session",
+        targetId: row.sessionId,
+        details: { reason: verdict.reason },
+      });
+      return { ok: false, reason: verdict.reason, clearCookie };
+    }
+
+    const familyId = row.familyId ?? row.sessionId;
+    let session = sessionOf(row, issuedAt, lastActiveAt, rotatedAt);
+    if (opts.markActivity && (opts.markActivity === "force" || t - lastActiveAt >= ACTIVITY_WRITE_MS)) {
+      await db.updateTable("session").set({ lastActiveAt: t }).where("id", "=", row.sessionId).execute();
+      row.lastActiveAt = t;
+      session = { ...session, lastActiveAt: t };
+    }
+
+    let setCookie: string | undefined;
+    if (opts.rotate && verdict.rotate) {
+      const newToken = generateRandomString(32);
+      const newId = randomUUID();
+      const realNow = new Date();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("session")
+          .values({
+            id: newId,
+            token: newToken,
+            userId: row.userId,
+            expiresAt: new Date(expiresAt).toISOString(),
+            createdAt: realNow.toISOString(),
+            updatedAt: realNow.toISOString(),
+            ipAddress: row.ipAddress,
+            userAgent: row.userAgent,
+            issuedAt,
+            lastActiveAt: session.lastActiveAt,
+            rotatedAt: t,
+            fingerprint: row.fingerprint ?? fingerprint,
+            familyId,
+          })
+          .execute();
+        await trx.deleteFrom("session").where("id", "=", row.sessionId).execute();
+      });
+      session = { ...session, id: newId, rotatedAt: t };
+      setCookie = await cookieFor(newToken, (expiresAt - realNow.getTime()) / 1000);
+    }
+
+    return {
+      ok: true,
+      session,
+      setCookie,
+      user: {
+        id: row.userId,
+        email: row.email,
+        name: row.name,
+        username: row.username,
+        accountType: row.accountType,
+      },
+    };
   }
 
   return {
@@ -158,6 +372,9 @@ export function createSessionGuard(options: GuardOptions) {
     /**
      * The check. `rotate`: issue a new token when due (the caller must send `setCookie`).
      * `markActivity`: the request counts as user activity (`force` writes it even if recent).
+     * The session row comes from the cache when it has one younger than its TTL; every rule is
+     * still applied to it on every request, and anything but a plain pass (expired, idle, device
+     * mismatch, rotation due, unbound device) is decided on a fresh read of the database.
      */
     async check(
       headers: Headers,
@@ -165,123 +382,22 @@ export function createSessionGuard(options: GuardOptions) {
     ): Promise<GuardResult> {
       const token = await tokenFrom(headers);
       if (!token) return { ok: false, reason: "no-session" };
-      const row = await db
-        .selectFrom("session")
-        .innerJoin("user", "user.id", "session.userId")
-        .select([
-          "session.id as sessionId",
-          "session.userId",
-          "session.expiresAt",
-          "session.createdAt",
-          "session.issuedAt",
-          "session.lastActiveAt",
-          "session.rotatedAt",
-          "session.fingerprint",
-          "session.familyId",
-          "session.ipAddress",
-          "session.userAgent",
-          "user.email",
-          "user.name",
-          "user.username",
-          "user.accountType",
-          "user.isActive",
-        ])
-        .where("session.token", "=", token)
-        .executeTakeFirst();
-      if (!row) return { ok: false, reason: "no-session", clearCookie };
-      const ip = normaliseIp(headers.get(CLIENT_IP_HEADER));
-      const expiresAt = epoch(row.expiresAt) ?? 0;
-      if (expiresAt <= Date.now() || row.isActive === false || row.isActive === 0) {
-        await revoke(row.sessionId);
-        return { ok: false, reason: "no-session", clearCookie };
+      const cache = options.cache;
+      const key = cache?.sessionKey(token);
+      if (cache && key) {
+        // Writes of any process since the last request here drop the cache first.
+        await cache.revalidate();
+        const cached = cache.getSession(key);
+        if (cached) {
+          const fast = await passCached(cached, headers, opts);
+          if (fast) return fast;
+          cache.dropSession(key);
+        }
       }
-      const t = now();
-      const issuedAt = epoch(row.issuedAt) ?? epoch(row.createdAt) ?? Number.NaN;
-      const lastActiveAt = epoch(row.lastActiveAt) ?? issuedAt;
-      const rotatedAt = epoch(row.rotatedAt) ?? issuedAt;
-      const fingerprint = deviceFingerprint(headers);
-      if (row.fingerprint === null) {
-        // A session created without request headers (server-side calls) binds on first use.
-        await db.updateTable("session").set({ fingerprint }).where("id", "=", row.sessionId).execute();
-      }
-      const verdict = evaluateSession({
-        issuedAt,
-        lastActivityAt: lastActiveAt,
-        lastRotatedAt: rotatedAt,
-        now: t,
-        fingerprintMatches: row.fingerprint === null || row.fingerprint === fingerprint,
-      });
-      if (!verdict.ok) {
-        await revoke(row.sessionId);
-        await audit.record(verdict.reason === "device-mismatch" ? "device_mismatch" : "session_expired", {
-          actorId: row.userId,
-          ip,
-          targetType: "session",
-          targetId: row.sessionId,
-          details: { reason: verdict.reason },
-        });
-        return { ok: false, reason: verdict.reason, clearCookie };
-      }
-
-      const familyId = row.familyId ?? row.sessionId;
-      let session: GuardSession = {
-        id: row.sessionId,
-        familyId,
-        userId: row.userId,
-        issuedAt,
-        lastActiveAt,
-        rotatedAt,
-        expiresAt: issuedAt + SESSION_ABSOLUTE_MS,
-        ipAddress: row.ipAddress,
-        userAgent: row.userAgent,
-      };
-      if (opts.markActivity && (opts.markActivity === "force" || t - lastActiveAt >= ACTIVITY_WRITE_MS)) {
-        await db.updateTable("session").set({ lastActiveAt: t }).where("id", "=", row.sessionId).execute();
-        session = { ...session, lastActiveAt: t };
-      }
-
-      let setCookie: string | undefined;
-      if (opts.rotate && verdict.rotate) {
-        const newToken = generateRandomString(32);
-        const newId = randomUUID();
-        const realNow = new Date();
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto("session")
-            .values({
-              id: newId,
-              token: newToken,
-              userId: row.userId,
-              expiresAt: new Date(expiresAt).toISOString(),
-              createdAt: realNow.toISOString(),
-              updatedAt: realNow.toISOString(),
-              ipAddress: row.ipAddress,
-              userAgent: row.userAgent,
-              issuedAt,
-              lastActiveAt: session.lastActiveAt,
-              rotatedAt: t,
-              fingerprint: row.fingerprint ?? fingerprint,
-              familyId,
-            })
-            .execute();
-          await trx.deleteFrom("session").where("id", "=", row.sessionId).execute();
-        });
-        session = { ...session, id: newId, rotatedAt: t };
-        setCookie = await cookieFor(newToken, (expiresAt - realNow.getTime()) / 1000);
-      }
-
-      return {
-        ok: true,
-        session,
-        setCookie,
-        user: {
-          id: row.userId,
-          email: row.email,
-          name: row.name,
-          username: row.username,
-          accountType: row.accountType,
-        },
-      };
+      const readAt = cache?.generation ?? 0;
+      const row = await readRow(token);
+      if (row && cache && key) cache.putSession(key, row, readAt);
+      return evaluateRow(row, headers, opts);
     },
 
     /**
@@ -341,13 +457,7 @@ export function createSessionGuard(options: GuardOptions) {
       fingerprintMatches: true,
     });
     if (!verdict.ok) return null;
-    return {
-      id: row.userId,
-      email: row.email,
-      name: row.name,
-      username: row.username,
-      accountType: row.accountType,
-    };
+    return userOf(row);
   }
 }
 

@@ -134,7 +134,10 @@ export interface SystemSettingTable {
   version: number;
 }
 
-/** One app process's heartbeat (migration 030, /super-admin/infrastructure). `jobs` is JSON. */
+/**
+ * One app process's heartbeat (migration 030, /super-admin/infrastructure). `jobs` and `caches`
+ * (migration 038) are JSON.
+ */
 export interface ProcessHeartbeatTable {
   processId: string;
   hostname: string;
@@ -152,6 +155,7 @@ export interface ProcessHeartbeatTable {
   pageCacheHits: number;
   pageCacheMisses: number;
   jobs: JsonText;
+  caches: Generated<JsonText>;
 }
 
 /** The settings revision (migration 024): one row, bumped by every settings write. */
@@ -164,6 +168,12 @@ export interface ContentRevisionTable {
   id: number;
   revision: number;
   changedAt: number;
+}
+
+/** Counter bumped by database triggers on every identity write (migration 037, decision 023). */
+export interface IdentityRevisionTable {
+  id: number;
+  revision: number;
 }
 
 /** One saved version of a content item (migration 021): `snapshot` is JSON {fields, body}. */
@@ -628,6 +638,52 @@ export interface ReadingActivityTable {
   lastAt: IsoText;
 }
 
+/** An item a reader saved (migration 032). */
+export interface BookmarkTable {
+  userId: string;
+  contentId: string;
+  createdAt: IsoText;
+}
+
+/** When a reader last opened /dashboard and the visit before that (migration 032). */
+export interface UserVisitTable {
+  userId: string;
+  lastDashboardAt: IsoText;
+  previousDashboardAt: IsoText | null;
+}
+
+/** A user's opt-in to one kind of e-mail notification (migration 034); no row means off. */
+export interface NotificationPreferenceTable {
+  userId: string;
+  /** replies | followed_sections | weekly_digest */
+  kind: string;
+  enabled: DbBool;
+  updatedAt: IsoText;
+}
+
+/** A content section a user follows (migration 034). */
+export interface SectionFollowTable {
+  userId: string;
+  section: string;
+  createdAt: IsoText;
+}
+
+/** One notification e-mail, claimed by its unique `dedupeKey` before it is sent (migration 034). */
+export interface NotificationDeliveryTable {
+  id: string;
+  userId: string;
+  kind: string;
+  dedupeKey: string;
+  sentAt: IsoText;
+  subject: string;
+}
+
+/** The notification sweep's high-water marks (migration 034). */
+export interface NotificationCursorTable {
+  name: string;
+  value: string;
+}
+
 /** One row per item, reader and UTC day (migration 010): the view counter's dedup key. */
 export interface ContentViewTable {
   contentId: string;
@@ -658,6 +714,28 @@ export interface CourseProgressTable {
   courseId: string;
   lessonId: string;
   completedAt: IsoText;
+}
+
+/** A course's completion rule (migration 033); no row: every lesson completed. */
+export interface CourseRuleTable {
+  courseId: string;
+  minLessonsPercent: Generated<number>;
+  minSeconds: number | null;
+  updatedBy: string | null;
+  updatedAt: IsoText;
+}
+
+/** A course certificate (migration 033): one per user and course; the id is the verification key. */
+export interface CertificateTable {
+  id: string;
+  userId: string;
+  courseId: string;
+  courseTitle: string;
+  recipientName: string;
+  courseRevision: Generated<number>;
+  issuedAt: IsoText;
+  revokedAt: IsoText | null;
+  revokedReason: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -822,6 +900,7 @@ export interface DB {
   content_category: ContentCategoryTable;
   content_item: ContentItemTable;
   content_revision: ContentRevisionTable;
+  identity_revision: IdentityRevisionTable;
   system_setting: SystemSettingTable;
   system_setting_revision: SystemSettingRevisionTable;
   process_heartbeat: ProcessHeartbeatTable;
@@ -840,10 +919,18 @@ export interface DB {
   comment_like: CommentLikeTable;
   commenter_restriction: CommenterRestrictionTable;
   reading_activity: ReadingActivityTable;
+  bookmark: BookmarkTable;
+  user_visit: UserVisitTable;
+  notification_preference: NotificationPreferenceTable;
+  section_follow: SectionFollowTable;
+  notification_delivery: NotificationDeliveryTable;
+  notification_cursor: NotificationCursorTable;
   content_view: ContentViewTable;
   content_like: ContentLikeTable;
   content_share: ContentShareTable;
   course_progress: CourseProgressTable;
+  course_rule: CourseRuleTable;
+  certificate: CertificateTable;
   github_repository: GithubRepositoryTable;
   repository_category: RepositoryCategoryTable;
   repository_file: RepositoryFileTable;
@@ -881,6 +968,7 @@ export const TABLE_NAMES = [
   "content",
   "content_item",
   "content_revision",
+  "identity_revision",
   "content_version",
   "content_workflow_event",
   "media_object",
@@ -891,6 +979,8 @@ export const TABLE_NAMES = [
   "content_like",
   "content_share",
   "course_progress",
+  "course_rule",
+  "certificate",
   "github_repository",
   "repository_category",
   "repository_file",
@@ -904,4 +994,10 @@ export const TABLE_NAMES = [
   "analytics_site_daily",
   "analytics_reader_day",
   "analytics_search_daily",
+  "bookmark",
+  "user_visit",
+  "notification_preference",
+  "section_follow",
+  "notification_delivery",
+  "notification_cursor",
 ] as const satisfies readonly TableName[];

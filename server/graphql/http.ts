@@ -10,6 +10,9 @@
  * callers who could upload at all: a signed-in content writer whose request may mutate (the
  * mutation gate's rule, CSRF included, since a form on another site can send multipart). Others
  * are refused before the body is read, so nobody else makes the server hold a large request.
+ *
+ * Yoga and the schema (graphql, Pothos, graphql-armor) are loaded and built on the first request
+ * to /graphql, not at start: a process that never serves GraphQL never pays for them.
  */
 import type { Hono } from "hono";
 import { canWriteContent } from "../../core/index.ts";
@@ -19,7 +22,7 @@ import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
 import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
-import { createGraphQLYoga, type GraphQLMode, mutationRefusal } from "./yoga.ts";
+import type { GraphQLMode, GraphQLYoga } from "./yoga.ts";
 
 const MULTIPART = /^multipart\/form-data\b/i;
 const MiB = 1024 * 1024;
@@ -42,7 +45,21 @@ const GRAPHIQL_CSP =
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {
-  const yoga = createGraphQLYoga({ mode, logger: runtime.logger });
+  let loading: Promise<{
+    yoga: GraphQLYoga;
+    mutationRefusal: typeof import("./yoga.ts").mutationRefusal;
+  }> | null = null;
+  const graphql = () => {
+    loading ??= import("./yoga.ts").then((module) => ({
+      yoga: module.createGraphQLYoga({ mode, logger: runtime.logger }),
+      mutationRefusal: module.mutationRefusal,
+    }));
+    // A failed load is retried by the next request instead of being remembered.
+    loading.catch(() => {
+      loading = null;
+    });
+    return loading;
+  };
   const services: GraphQLServices = {
     content: runtime.services.contentModels,
     subscriptions: runtime.services.subscriptions,
@@ -85,6 +102,7 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
       sameOrigin: origin !== null && allowedOrigins(c, runtime).has(origin),
       rateLimit: caller ? { charge: (units) => runtime.rateLimits.charge(caller, units) } : undefined,
     };
+    const { yoga, mutationRefusal } = await graphql();
     if (multipart) {
       const refusal = mutationRefusal(serverContext);
       if (refusal) {

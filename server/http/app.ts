@@ -1,6 +1,5 @@
 import { readdirSync } from "node:fs";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppContexts } from "../../app/lib/context.ts";
@@ -16,16 +15,23 @@ import { registerAdminUsersApi } from "./admin-users-api.ts";
 import { registerAnalyticsApi } from "./analytics-api.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
+import { registerBookmarksApi } from "./bookmarks-api.ts";
 import { isClientAbort, logRequestFailure } from "./client-abort.ts";
+import { registerCommentsApi } from "./comments-api.ts";
+import { compression } from "./compression.ts";
 import { registerContentApi } from "./content-api.ts";
 import { registerContentWriteApi } from "./content-write-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
+import { registerLearningApi } from "./learning-api.ts";
 import { registerMediaApi } from "./media-api.ts";
+import { registerModerationApi } from "./moderation-api.ts";
+import { registerNotificationsApi } from "./notifications-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
 import { registerOperationsApi } from "./operations-api.ts";
 import { registerOrgApi } from "./org-api.ts";
-import { createPageCache } from "./page-cache.ts";
+import { answerFromCache, createPageCache, headersOf, type PageCache } from "./page-cache.ts";
+import { anonymousPageRequest } from "./page-fast-path.ts";
 import { filterManifestPaths, MANIFEST_PATH, markPrivate, refuseMethod } from "./page-guards.ts";
 import { registerPlansApi } from "./plans-api.ts";
 import { registerProfileApi } from "./profile-api.ts";
@@ -36,6 +42,7 @@ import { registerSecurityAdminApi } from "./security-admin-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { registerSeoRoutes } from "./seo-routes.ts";
 import { registerSettingsApi } from "./settings-api.ts";
+import { isPrecompressedCopy, listPrecompressed, staticFiles } from "./static-files.ts";
 import { registerStudioApi } from "./studio-api.ts";
 import { registerStudioListApi } from "./studio-list-api.ts";
 import { registerStudioRenderApi } from "./studio-render-api.ts";
@@ -85,6 +92,37 @@ export interface HttpAppOptions {
   /** Folder of built client assets; omitted in development (Vite serves them). */
   clientDir?: string;
   mode: "production" | "development" | "test";
+  /**
+   * The visitors' page cache (`createVisitorPageCache`); the server passes the one its
+   * `node:http` fast path answers from. Created here when omitted.
+   */
+  pageCache?: PageCache;
+}
+
+/**
+ * The visitors' page cache of an app process: 30 s per page, dropped on every content change
+ * (on any replica), replayed with the same security headers as a rendered page.
+ */
+export function createVisitorPageCache(runtime: Runtime): PageCache {
+  const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
+  const pageCache = createPageCache({
+    ttlMs: 30_000,
+    maxEntries: 500,
+    replayHeaders: (scriptSources, frameSelf) => {
+      const headers = securityHeaders("", { https, frameSelf });
+      headers["Content-Security-Policy"] = headers["Content-Security-Policy"]!.replace(
+        "script-src 'self' 'nonce-'",
+        `script-src 'self' ${scriptSources.join(" ")}`,
+      );
+      return headers;
+    },
+  });
+  runtime.contentChanges.subscribe(() => pageCache.invalidate());
+  runtime.processMetrics.attachPageCache(() => pageCache.stats());
+  runtime.processMetrics.registerCache("page-cache", "Visitors' pages (rendered HTML, every coding)", () =>
+    pageCache.stats(),
+  );
+  return pageCache;
 }
 
 /** The socket address; a configured trusted proxy's X-Forwarded-For only when TRUST_PROXY=1. */
@@ -111,6 +149,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     if (isClientAbort(error, c)) return c.body(null, 400);
     return fail(c, 500, "INTERNAL", "An unexpected error occurred");
   });
+
+  // Outermost: sees every final response (br/gzip per Accept-Encoding, Vary, ETag/304 on JSON reads).
+  app.use("*", compression());
 
   app.use("*", async (c, next) => {
     runtime.processMetrics.countRequest(); // requests per minute on /super-admin/infrastructure
@@ -264,6 +305,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAdminContentApi(app, runtime); // /api/admin/content/*: featured, categories, collections (platform admins)
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerModerationApi(app, runtime); // /api/moderation/*: content managers, platform admins, the owner
   registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
   registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins
   registerSecurityAdminApi(app, runtime); // /api/admin/security*, service credential rotation: the platform owner
@@ -277,6 +319,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages
   registerEngagementApi(app, runtime);
+  registerBookmarksApi(app, runtime);
+  registerCommentsApi(app, runtime);
+  registerLearningApi(app, runtime); // completion rules, certificates, /api/me/certificates, /api/reports/*
+  registerNotificationsApi(app, runtime); // /api/me/notifications, /api/me/follows*, POST /unsubscribe (signed)
   registerMediaApi(app, runtime); // /api/media*: uploads and the studio's media library
   registerObjectsApi(app, runtime);
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
@@ -286,21 +332,17 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   if (options.clientDir) {
     const root = options.clientDir;
-    /** Static files with a Cache-Control (set on the response the middleware returns). */
-    const cached = (cacheControl: string): MiddlewareHandler => {
-      const serve = serveStatic({ root });
-      return async (c, next) => {
-        const response = await serve(c, next);
-        if (response instanceof Response && response.ok) response.headers.set("Cache-Control", cacheControl);
-        return response;
-      };
-    };
+    // Brotli and gzip copies written by the build (scripts/precompress.ts), listed once.
+    const precompressed = listPrecompressed(root);
+    /** Static files with a Cache-Control, in the client's preferred coding when a copy exists. */
+    const cached = (cacheControl: string): MiddlewareHandler =>
+      staticFiles(root, cacheControl, precompressed);
     app.use("/assets/*", cached("public, max-age=31536000, immutable"));
     // Top-level files of the client build (favicon …), listed once: other paths skip the file
     // system entirely instead of costing a stat on every page request.
     const topLevelFiles = new Set(
       readdirSync(root, { withFileTypes: true })
-        .filter((entry) => entry.isFile())
+        .filter((entry) => entry.isFile() && !isPrecompressedCopy(entry.name))
         .map((entry) => `/${entry.name}`),
     );
     const topLevelStatic = cached("public, max-age=3600");
@@ -320,33 +362,29 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   };
 
   // Visitors' pages (no session cookie, no credentials) are the same for everyone: serve them
-  // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce.
-  const pageCache = createPageCache({ ttlMs: 30_000, maxEntries: 500 });
-  runtime.contentChanges.subscribe(() => pageCache.invalidate());
-  runtime.processMetrics.attachPageCache(() => pageCache.stats());
-  const isAnonymousPageRequest = (c: Context) =>
-    options.mode !== "development" &&
-    c.req.method === "GET" &&
-    !c.req.path.endsWith(".data") &&
-    !(c.req.header("cookie") ?? "").includes("session_token") &&
-    !c.req.header("authorization") &&
-    !c.req.header("x-api-key");
+  // from a short-lived cache. Cached pages carry a hash-based CSP instead of the stale nonce, and
+  // are kept in every coding with their final headers. In production the server answers hits
+  // before the app (server/http/page-fast-path.ts); the same rules apply here.
+  const pageCache = options.pageCache ?? createVisitorPageCache(runtime);
+  /** What a stored page's answer sends: the request's own CSP (its nonce) and X-Cache replace the replay's. */
+  const RENDERED_OWN = new Set(["content-security-policy", "x-cache"]);
 
   app.all("*", async (c) => {
-    const cacheKey = isAnonymousPageRequest(c)
-      ? new URL(c.req.url).pathname + new URL(c.req.url).search
-      : null;
+    const cacheKey =
+      options.mode !== "development" &&
+      anonymousPageRequest(c.req.method, c.req.path, (name) => c.req.header(name))
+        ? new URL(c.req.url).pathname + new URL(c.req.url).search
+        : null;
     if (cacheKey) {
       const hit = pageCache.get(cacheKey);
       if (hit) {
-        const headers = new Headers(hit.headers);
-        const csp = securityHeaders("", { https })["Content-Security-Policy"]!.replace(
-          "script-src 'self' 'nonce-'",
-          `script-src 'self' ${hit.scriptHashes.join(" ")}`,
+        const answer = answerFromCache(
+          hit,
+          c.req.header("accept-encoding"),
+          c.req.header("if-none-match"),
+          c.req.method === "HEAD",
         );
-        headers.set("Content-Security-Policy", csp);
-        headers.set("X-Cache", "hit");
-        return new Response(hit.body, { status: hit.status, headers });
+        return new Response(answer.body, { status: answer.status, headers: headersOf(answer.head) });
       }
     }
     const renderedAt = pageCache.generation;
@@ -378,11 +416,24 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       // A signed-in reader's page or data (gated bodies included), or a per-caller manifest.
       response = markPrivate(response);
     }
-    if (cacheKey && !resolved.setCookie && response.status === 200) {
-      const { body } = await pageCache.put(cacheKey, response, renderedAt, c.get("nonce"));
-      const fresh = new Response(body, response);
-      fresh.headers.set("X-Cache", "miss");
-      return fresh;
+    if (cacheKey && c.req.method === "GET" && !resolved.setCookie && response.status === 200) {
+      const { body, page } = await pageCache.put(cacheKey, response, renderedAt, c.get("nonce"));
+      if (!page) {
+        const fresh = new Response(body, response);
+        fresh.headers.set("X-Cache", "miss");
+        return fresh;
+      }
+      // This render's answer: the stored coding and validators, with its own nonce CSP (added by
+      // the first middleware) in place of the replay's hashes.
+      const answer = answerFromCache(
+        page,
+        c.req.header("accept-encoding"),
+        c.req.header("if-none-match"),
+        false,
+      );
+      const headers = headersOf(answer.head, RENDERED_OWN);
+      headers.set("X-Cache", "miss");
+      return new Response(answer.body, { status: answer.status, headers });
     }
     if (resolved.setCookie) {
       try {

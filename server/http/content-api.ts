@@ -83,6 +83,27 @@ export function withBodyLinks(
   });
 }
 
+/**
+ * The JSON of a summary, made once per summary object: the content service shares one frozen
+ * object among the readers of one audience (decision 022), so its text is the same for each of
+ * them. The reader's own body link is appended per request, never stored.
+ */
+const summaryJson = new WeakMap<ContentSummary, string>();
+
+function itemJson(runtime: BodyLinkIssuer, credential: Credential, item: ContentSummary): string {
+  let json = summaryJson.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(item);
+    if (Object.isFrozen(item)) summaryJson.set(item, json);
+  }
+  const url = readableBodyLink(runtime, credential, item);
+  if (url === null) return json;
+  const link = JSON.stringify(url);
+  return `${json.slice(0, -1)},"presignedUrl":${link},"url":${link}}`;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
 const bodyError = (status: 400 | 403 | 404 | 410, code: string, message: string) =>
   errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
 
@@ -118,10 +139,12 @@ export function registerContentApi(
         cursor: q.cursor ?? null,
       });
       c.header("Cache-Control", "private, no-store");
-      return c.json({
-        items: withBodyLinks(runtime, caller.credential, result.items),
-        nextCursor: result.nextCursor,
-      });
+      const items = result.items.map((item) => itemJson(runtime, caller.credential, item));
+      return c.body(
+        `{"items":[${items.join(",")}],"nextCursor":${JSON.stringify(result.nextCursor)}}`,
+        200,
+        JSON_HEADERS,
+      );
     } catch (error) {
       return sendError(c, error, runtime.logger);
     }
@@ -138,7 +161,7 @@ export function registerContentApi(
       const item = await runtime.services.content.getItem(caller.actor, key);
       if (!item) return fail(c, 404, "NOT_FOUND", `No content with id or slug ${key}`);
       c.header("Cache-Control", "private, no-store");
-      return c.json(withBodyLinks(runtime, caller.credential, [item])[0]);
+      return c.body(itemJson(runtime, caller.credential, item), 200, JSON_HEADERS);
     } catch (error) {
       return sendError(c, error, runtime.logger);
     }

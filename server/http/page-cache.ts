@@ -1,4 +1,13 @@
 import { createHash } from "node:crypto";
+import {
+  bodyEtag,
+  type ContentCoding,
+  compressBody,
+  etagFor,
+  ifNoneMatchMatches,
+  MIN_COMPRESS_BYTES,
+  negotiateEncoding,
+} from "./compression.ts";
 
 /**
  * The anonymous page cache: fully rendered HTML for visitors (no session cookie), keyed by
@@ -6,13 +15,31 @@ import { createHash } from "node:crypto";
  * with, so its Content-Security-Policy lists the SHA-256 hash of each inline script the app
  * emitted instead: only scripts carrying that render's nonce (the theme script, React Router's
  * hydration scripts). Any other inline script in the stored HTML is not trusted.
+ *
+ * Everything a hit sends is computed once, when the page is stored: the body in each coding
+ * (identity, brotli, gzip), its ETag, and the complete header list of each answer (the page's
+ * headers, the security headers with the hash-based CSP, ETag, Vary, Content-Encoding,
+ * Content-Length, `X-Cache: hit`) in the flat form `node:http`'s `writeHead` takes. A hit is a
+ * map lookup and one write (`server/http/page-fast-path.ts`).
  */
+export interface PageVariant {
+  /** Header names and values, alternating, for a 200 (or a HEAD). */
+  head: string[];
+  /** The same for a 304 (no Content-Type, Content-Length or Content-Encoding). */
+  notModified: string[];
+  body: Uint8Array<ArrayBuffer>;
+}
+
 export interface CachedPage {
   status: number;
+  /** The page's own headers (per-response ones and the coding's left out). */
   headers: Array<[string, string]>;
   body: Uint8Array<ArrayBuffer>;
+  /** Strong ETag of the identity body; the compressed variants carry its weak form. */
+  etag: string;
   /** CSP `'sha256-…'` sources, one per inline script the app emitted on the page. */
   scriptHashes: string[];
+  variants: Record<ContentCoding, PageVariant>;
   expiresAt: number;
 }
 
@@ -21,7 +48,43 @@ export interface PageCacheOptions {
   maxEntries: number;
   /** Largest page kept (bytes). */
   maxBytes?: number;
+  /** Bytes kept in all (every coding of every page); the least recently used go first. */
+  maxTotalBytes?: number;
   now?: () => number;
+  /**
+   * The security headers a replayed page carries (the same as a rendered one, the CSP allowing
+   * `scriptSources` instead of a nonce). `frameSelf`: the page asked to be framed by our pages.
+   */
+  replayHeaders?: (scriptSources: string[], frameSelf: boolean) => Record<string, string>;
+}
+
+/** One answer from a cached page: status, flat header list and body (null for 304 or HEAD). */
+export interface PageAnswer {
+  status: number;
+  head: string[];
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+/** The answer for a request with these `Accept-Encoding` and `If-None-Match` values. */
+export function answerFromCache(
+  page: CachedPage,
+  acceptEncoding: string | null | undefined,
+  ifNoneMatch: string | null | undefined,
+  head: boolean,
+): PageAnswer {
+  const variant = page.variants[negotiateEncoding(acceptEncoding)];
+  if (ifNoneMatchMatches(ifNoneMatch, page.etag))
+    return { status: 304, head: variant.notModified, body: null };
+  return { status: page.status, head: variant.head, body: head ? null : variant.body };
+}
+
+/** A flat header list as a Headers object, leaving out `omit` (lower-case names). */
+export function headersOf(head: string[], omit: ReadonlySet<string> = new Set()): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < head.length; i += 2) {
+    if (!omit.has(head[i]!.toLowerCase())) headers.append(head[i]!, head[i + 1]!);
+  }
+  return headers;
 }
 
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/gi;
@@ -48,34 +111,88 @@ export function inlineScriptHashes(html: string, nonce: string): string[] {
   return [...hashes];
 }
 
-/** Headers that belong to one response only and are never replayed from the cache. */
-const PER_RESPONSE = new Set(["set-cookie", "content-security-policy", "date", "content-length", "x-cache"]);
+/** Headers that belong to one response only, or that the cache sets itself; never replayed. */
+const PER_RESPONSE = new Set([
+  "set-cookie",
+  "content-security-policy",
+  "date",
+  "content-length",
+  "content-encoding",
+  "etag",
+  "vary",
+  "x-cache",
+]);
+
+/** The flat header lists of one coding of a stored page. */
+function variantOf(
+  base: Array<[string, string]>,
+  identityEtag: string,
+  coding: ContentCoding,
+  body: Uint8Array<ArrayBuffer>,
+): PageVariant {
+  const common: string[] = [];
+  for (const [name, value] of base) common.push(name, value);
+  common.push("ETag", etagFor(identityEtag, coding), "X-Cache", "hit");
+  const notModified: string[] = [];
+  for (let i = 0; i < common.length; i += 2) {
+    if (common[i]!.toLowerCase() !== "content-type") notModified.push(common[i]!, common[i + 1]!);
+  }
+  const head = [...common];
+  if (coding !== "identity") head.push("Content-Encoding", coding);
+  head.push("Content-Length", String(body.byteLength));
+  return { head, notModified, body };
+}
 
 export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? Date.now;
   const maxBytes = options.maxBytes ?? 512 * 1024;
+  const replayHeaders = options.replayHeaders ?? ((): Record<string, string> => ({}));
+  const maxTotalBytes = options.maxTotalBytes ?? 48 * 1024 * 1024;
   const entries = new Map<string, CachedPage>();
+  let totalBytes = 0;
+  const sizeOf = (page: CachedPage) => {
+    const { identity, br, gzip } = page.variants;
+    return (
+      identity.body.byteLength +
+      (br === identity ? 0 : br.body.byteLength) +
+      (gzip === identity ? 0 : gzip.body.byteLength)
+    );
+  };
+  const remove = (key: string) => {
+    const page = entries.get(key);
+    if (!page) return;
+    entries.delete(key);
+    totalBytes -= sizeOf(page);
+  };
   let generation = 0;
   let hits = 0;
   let misses = 0;
   return {
     /** Lookups answered from the cache and not, since the process started (/super-admin/infrastructure). */
-    stats(): { hits: number; misses: number } {
-      return { hits, misses };
+    stats() {
+      return {
+        hits,
+        misses,
+        entries: entries.size,
+        bytes: totalBytes,
+        maxEntries: options.maxEntries,
+        maxBytes: maxTotalBytes,
+      };
     },
     /** Goes up on every invalidation; a page rendered across one is not stored. */
     get generation(): number {
       return generation;
     },
-    get(key: string): CachedPage | null {
+    /** The live page stored under `key`; `countMiss: false` when a later lookup will count it. */
+    get(key: string, countMiss = true): CachedPage | null {
       const hit = entries.get(key);
       if (!hit) {
-        misses += 1;
+        if (countMiss) misses += 1;
         return null;
       }
       if (hit.expiresAt <= now()) {
-        entries.delete(key);
-        misses += 1;
+        remove(key);
+        if (countMiss) misses += 1;
         return null;
       }
       hits += 1;
@@ -85,8 +202,9 @@ export function createPageCache(options: PageCacheOptions) {
       return hit;
     },
     /**
-     * Stores a rendered 200 HTML response; returns false when it is not cacheable, or when the cache
-     * was invalidated since `renderedAt` (the generation read before rendering): that page may be stale.
+     * Stores a rendered 200 HTML response with its compressed variants and final headers;
+     * `page` is null when it is not cacheable, or when the cache was invalidated since
+     * `renderedAt` (the generation read before rendering): that page may be stale.
      * `nonce` is the render's CSP nonce: only inline scripts carrying it are hashed for replay.
      */
     async put(
@@ -94,38 +212,74 @@ export function createPageCache(options: PageCacheOptions) {
       response: Response,
       renderedAt: number,
       nonce: string,
-    ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer> }> {
+    ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer>; page: CachedPage | null }> {
       const body = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get("content-type") ?? "";
       const cacheable =
         response.status === 200 &&
         type.startsWith("text/html") &&
         !response.headers.has("set-cookie") &&
+        !response.headers.has("content-encoding") &&
         body.byteLength <= maxBytes &&
         renderedAt === generation;
-      if (!cacheable) return { stored: false, body };
+      if (!cacheable) return { stored: false, body, page: null };
       const html = new TextDecoder().decode(body);
       const headers: Array<[string, string]> = [];
       response.headers.forEach((value, name) => {
         if (!PER_RESPONSE.has(name.toLowerCase())) headers.push([name, value]);
       });
-      if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, {
+      const scriptHashes = inlineScriptHashes(html, nonce);
+      // Everything a rendered page gets from the app's middleware, for the replayed one.
+      const frameSelf = response.headers.get("x-frame-options") === "SAMEORIGIN";
+      const base: Array<[string, string]> = [...headers];
+      const present = new Set(headers.map(([name]) => name.toLowerCase()));
+      for (const [name, value] of Object.entries(replayHeaders(scriptHashes, frameSelf))) {
+        if (!present.has(name.toLowerCase())) base.push([name, value]);
+      }
+      const vary = response.headers.get("vary");
+      base.push(["Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding"]);
+      const etag = bodyEtag(body);
+      const compress = body.byteLength >= MIN_COMPRESS_BYTES;
+      const [br, gzip] = compress
+        ? await Promise.all([compressBody(body, "br", "stored"), compressBody(body, "gzip", "stored")])
+        : [body, body];
+      // Compression took a moment: a content change meanwhile makes this render stale.
+      if (renderedAt !== generation) return { stored: false, body, page: null };
+      const identity = variantOf(base, etag, "identity", body);
+      const page: CachedPage = {
         status: response.status,
         headers,
         body,
-        scriptHashes: inlineScriptHashes(html, nonce),
+        etag,
+        scriptHashes,
+        variants: {
+          identity,
+          br: compress ? variantOf(base, etag, "br", br) : identity,
+          gzip: compress ? variantOf(base, etag, "gzip", gzip) : identity,
+        },
         expiresAt: now() + options.ttlMs,
-      });
-      return { stored: true, body };
+      };
+      remove(key);
+      const size = sizeOf(page);
+      while (entries.size > 0 && (entries.size >= options.maxEntries || totalBytes + size > maxTotalBytes)) {
+        remove(entries.keys().next().value!);
+      }
+      entries.set(key, page);
+      totalBytes += size;
+      return { stored: true, body, page };
     },
     /** Drop everything (after a publish or any content change). */
     invalidate(): void {
       generation += 1;
       entries.clear();
+      totalBytes = 0;
     },
     get size(): number {
       return entries.size;
+    },
+    /** Bytes held by the stored pages, every coding counted. */
+    get bytes(): number {
+      return totalBytes;
     },
   };
 }

@@ -9,7 +9,7 @@
  * - responses for a signed-in request are `Cache-Control: private, no-store`.
  */
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import { checkRouteAccess, matchRoute, toAccessContext, type UserContext } from "../../core/index.ts";
+import { checkPageAccess, matchRoute, toAccessContext, type UserContext } from "../../core/index.ts";
 
 /** React Router's lazy route discovery endpoint (the default `routeDiscovery.manifestPath`). */
 export const MANIFEST_PATH = "/__manifest";
@@ -113,7 +113,7 @@ export function filterManifestPaths(url: URL, user: UserContext): { url: URL; dr
   for (const path of raw.split(",").filter(Boolean)) {
     const pathname = path.startsWith("/") ? path : `/${path}`;
     const match = matchRoute(pathname);
-    if (!match || checkRouteAccess(match.route, access, pathname).kind === "allowed") kept.push(path);
+    if (!match || checkPageAccess(match.route, access, pathname).kind === "allowed") kept.push(path);
     else dropped.push(path);
   }
   if (dropped.length > 0) kept.push(UNLISTED_PATH);

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { v7 as uuidv7 } from "uuid";
 
 export interface MailMessage {
@@ -8,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (e.g. List-Unsubscribe); both mailers pass them through. */
+  headers?: Record<string, string>;
 }
 
 /** Sends e-mail. The embedded default writes RFC 5322 `.eml` files; SMTP is the scale-out. */
@@ -34,13 +36,25 @@ function outboxName(ext: "eml" | "txt"): string {
   return `${uuidv7()}.${ext}`;
 }
 
+/** A nodemailer transport made on the first message (nodemailer is imported then, not at start). */
+function lazyTransport(options: Parameters<typeof import("nodemailer").createTransport>[0]) {
+  let transport: Promise<Transporter> | null = null;
+  return () => {
+    transport ??= import("nodemailer").then((module) => module.default.createTransport(options));
+    transport.catch(() => {
+      transport = null;
+    });
+    return transport;
+  };
+}
+
 /** Writes each message as an RFC 5322 file (built by nodemailer) into `dir`. */
 export function createOutboxMailer(dir: string, from = DEFAULT_FROM): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     kind: "outbox",
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport()).sendMail({ from, ...message });
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, outboxName("eml")), info.message as Buffer, { mode: 0o600 });
     },
@@ -49,11 +63,11 @@ export function createOutboxMailer(dir: string, from = DEFAULT_FROM): Mailer {
 
 /** Sends through SMTP (`smtp://user:pass@host:port`, `smtps://…`). */
 export function createSmtpMailer(url: string, from = DEFAULT_FROM): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = lazyTransport(url);
   return {
     kind: "smtp",
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await transport()).sendMail({ from, ...message });
     },
   };
 }

@@ -2,7 +2,7 @@
  * SMS through Amazon SNS with the official SDK (`@aws-sdk/client-sns`, the same family as the S3
  * client): one `Publish` per message, straight to the phone number, as a transactional SMS.
  */
-import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
+import type { MessageAttributeValue, SNSClient } from "@aws-sdk/client-sns";
 import { createOutboxSms, type SmsSender } from "./mailer.ts";
 import { parseSmsUrl, type SmsConfig } from "./sms-config.ts";
 
@@ -13,16 +13,30 @@ export class SmsSendError extends Error {
 
 export type SnsSmsOptions = Omit<Extract<SmsConfig, { kind: "sns" }>, "kind">;
 
+/** The SDK is imported and the client made with the first SMS (not at start). */
 export function createSnsSms(options: SnsSmsOptions): SmsSender {
-  const client = new SNSClient({
-    region: options.region,
-    endpoint: options.endpoint,
-    credentials: options.credentials,
-    // A sign-in waits for this: fail in seconds rather than hang, and retry once.
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000 },
-  });
-  const attributes: NonNullable<ConstructorParameters<typeof PublishCommand>[0]["MessageAttributes"]> = {
+  let sdk: Promise<{
+    client: SNSClient;
+    PublishCommand: typeof import("@aws-sdk/client-sns").PublishCommand;
+  }> | null = null;
+  const connect = () => {
+    sdk ??= import("@aws-sdk/client-sns").then(({ PublishCommand, SNSClient }) => ({
+      PublishCommand,
+      client: new SNSClient({
+        region: options.region,
+        endpoint: options.endpoint,
+        credentials: options.credentials,
+        // A sign-in waits for this: fail in seconds rather than hang, and retry once.
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 10_000 },
+      }),
+    }));
+    sdk.catch(() => {
+      sdk = null;
+    });
+    return sdk;
+  };
+  const attributes: Record<string, MessageAttributeValue> = {
     "AWS.SNS.SMS.SMSType": { DataType: "String", StringValue: "Transactional" },
   };
   if (options.senderId) {
@@ -33,6 +47,7 @@ export function createSnsSms(options: SnsSmsOptions): SmsSender {
     async send(message) {
       let messageId: string | undefined;
       try {
+        const { client, PublishCommand } = await connect();
         const out = await client.send(
           new PublishCommand({
             PhoneNumber: message.to,

@@ -1,11 +1,9 @@
 import path from "node:path";
 import { LocalObjectStore } from "./local-store.ts";
 import type { ObjectStore } from "./object-store.ts";
-import { parseS3Url, S3ObjectStore } from "./s3-store.ts";
 
 export { LocalObjectStore } from "./local-store.ts";
 export * from "./object-store.ts";
-export { parseS3Url, S3ObjectStore } from "./s3-store.ts";
 export { canAccessStoragePath, type StorageAction, type StorageActor } from "./storage-access.ts";
 
 export interface ObjectStoreConfig {
@@ -20,10 +18,16 @@ export interface ObjectStoreConfig {
   now?: () => number;
 }
 
-/** Builds the object store STORAGE_URL names (see parseS3Url for the S3 form and its credentials). */
-export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
+/**
+ * Builds the object store STORAGE_URL names (see parseS3Url in s3-store.ts for the S3 form and its
+ * credentials). The S3 SDK is imported only when the store is S3.
+ */
+export async function createObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
   const url = config.storageUrl ?? "";
-  if (url.startsWith("s3://")) return new S3ObjectStore({ ...parseS3Url(url), now: config.now });
+  if (url.startsWith("s3://")) {
+    const { parseS3Url, S3ObjectStore } = await import("./s3-store.ts");
+    return new S3ObjectStore({ ...parseS3Url(url), now: config.now });
+  }
   return new LocalObjectStore(url || path.join(config.dataDir, "objects"), {
     secret: config.secret,
     baseUrl: config.publicUrl,

@@ -24,7 +24,7 @@ describe("S3ObjectStore against s3rver", () => {
     });
     const { port } = await s3rver.run();
     endpoint = `http://127.0.0.1:${port}`;
-    const made = createObjectStore({
+    const made = await createObjectStore({
       storageUrl: `s3://test-bucket?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&forcePathStyle=true&accessKeyId=S3RVER&secretAccessKey=S3RVER`,
       dataDir: dir,
       now: () => clock,

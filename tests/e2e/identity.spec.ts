@@ -25,6 +25,9 @@ test("a new person signs up, reads the code from the outbox, confirms and signs 
     page.waitForURL((url) => url.pathname === "/dashboard"),
     page.getByRole("button", { name: /^sign in$/i }).click(),
   ]);
+  await expect(page.getByText("Welcome back, Nova.")).toBeVisible();
+  // The account is the one just made: its profile carries the address.
+  await page.goto("/profile");
   await expect(page.getByText(email).first()).toBeVisible();
 });
 

@@ -496,10 +496,10 @@ const COMMENT_ON_PRO: Expect = {
   svcRead: "NOT_FOUND",
   svcAll: "ok",
 };
-/** A hidden comment by free: its author, moderators and content:read:all services. */
+/** A hidden comment by free: moderators and content:read:all services (not even its author). */
 const COMMENT_HIDDEN: Expect = {
   visitor: "NOT_FOUND",
-  free: "ok",
+  free: "NOT_FOUND",
   pro: "NOT_FOUND",
   business: "NOT_FOUND",
   manager: "ok",
@@ -548,7 +548,7 @@ const COMMENT = "id body status authorId contentId version";
 const commentRows: Row[] = [
   get("Comment", "published, on Free content", "commentFree", COMMENT_ON_FREE, COMMENT),
   get("Comment", "on Pro content: readers of its body", "commentPro", COMMENT_ON_PRO, COMMENT),
-  get("Comment", "hidden: its author and moderators", "commentHidden", COMMENT_HIDDEN, COMMENT),
+  get("Comment", "hidden: moderators only", "commentHidden", COMMENT_HIDDEN, COMMENT),
   get("Comment", "on a draft: moderators", "commentDraft", COMMENT_ON_DRAFT, COMMENT),
   {
     model: "Comment",

@@ -188,6 +188,36 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
       expect((JSON.parse(row.jobs) as { name: string }[]).map((j) => j.name)).toContain("billing-sweep");
     });
 
+    it("reports each in-memory cache against its bounds, on the API and on the page", async () => {
+      for (const page of ["/", "/pricing", "/"]) await fetch(`${server.url}${page}`);
+      const view = (await (await asOwner(`${BASE}/infrastructure`)).json()) as InfrastructureView;
+      const me = view.processes.find((p) => p.current)!;
+      const byName = new Map(me.caches.map((c) => [c.name, c]));
+      expect([...byName.keys()]).toEqual(
+        expect.arrayContaining(["page-cache", "comment-html", "shiki-languages", "github-responses"]),
+      );
+      const pages = byName.get("page-cache")!;
+      expect(pages.entries).toBeGreaterThanOrEqual(1);
+      expect(pages.entries).toBeLessThanOrEqual(pages.maxEntries);
+      expect(pages.bytes).toBeGreaterThan(1000);
+      expect(pages.bytes!).toBeLessThanOrEqual(pages.maxBytes!);
+      expect(pages.hits).toBeGreaterThanOrEqual(1);
+      for (const cache of me.caches) {
+        expect(cache.label.length, cache.name).toBeGreaterThan(0);
+        expect(cache.entries, cache.name).toBeGreaterThanOrEqual(0);
+        if (cache.bytes !== null && cache.maxBytes !== null) {
+          expect(cache.bytes, cache.name).toBeLessThanOrEqual(cache.maxBytes);
+        }
+      }
+
+      const html = await (
+        await fetch(`${server.url}/super-admin/infrastructure`, { headers: { cookie: cookies.owner! } })
+      ).text();
+      expect(html).toContain("In-memory caches");
+      expect(html).toMatch(/data-cache="page-cache"/);
+      expect(html).toMatch(/data-cache="shiki-languages"/);
+    });
+
     it("shows a second process on the same database, marks gone rows and prunes old ones", async () => {
       const db = server.runtime.database.db;
       const second = await startTestServer(dialect, {}, { shareWith: server });
@@ -199,6 +229,9 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
         const other = live.find((p) => !p.current)!;
         secondId = other.processId;
         expect(other.jobs.map((j) => j.name)).toContain("billing-sweep");
+        // Its caches come from its heartbeat row (the HTTP app's own join from its next beat).
+        const comments = other.caches.find((c) => c.name === "comment-html");
+        expect(comments).toMatchObject({ maxEntries: 2000, maxBytes: 4 * 1024 * 1024 });
         expect(view.jobs.find((j) => j.name === "billing-sweep")!.processes).toBeGreaterThanOrEqual(2);
       } finally {
         await second.close();

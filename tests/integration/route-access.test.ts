@@ -61,6 +61,7 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/content/no-such-item", everyone(404)],
   ["/content/nested/no-such-item", everyone(404)],
   [`/collection/${collection.slug}`, everyone(200)],
+  ["/certificates/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", everyone(404)],
   ["/admin-debug", everyone(200)],
   ["/health-check", everyone(200)],
   ["/no/such/page", everyone(404)],
@@ -71,14 +72,16 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/profile", only(...SIGNED_IN)],
   ["/settings", only(...SIGNED_IN)],
   ["/individual/dashboard", only(...SIGNED_IN)],
-  ["/dashboard/reports", only("basic", "pro", "enterprise", "business", "manager", "admin", "owner")],
+  // Readers below Basic (free, writer) get the reports teaser (no data, an upgrade call to action).
+  ["/dashboard/reports", only(...SIGNED_IN)],
   ["/business/dashboard", only("business")],
   ["/business/profile", only("business")],
   // Signed-in individuals create an organisation here; a member of one is sent to its dashboard.
   ["/business/start", { ...only(...SIGNED_IN), business: 302 }],
   ["/content", only(...WRITERS)],
   ["/create", only(...WRITERS)],
-  ["/moderate", only(...MANAGERS)],
+  // Platform-wide moderation: an organisation admin (business) is refused (admin scope "moderation").
+  ["/moderate", only("manager", "admin", "owner")],
   ["/admin", only(...ADMINS)],
   ["/admin/overview", only(...PLATFORM_ADMINS)],
   ["/admin/users", only(...ADMINS)],

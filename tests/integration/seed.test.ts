@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../server/db/seed/accounts.ts";
 import { DEMO_CATEGORIES, DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
 import { DEMO_COMMENTS } from "../../server/db/seed/demo/comments.ts";
+import { DEMO_MODERATION_COMMENTS } from "../../server/db/seed/demo-moderation.ts";
 import { seedDemo } from "../../server/db/seed/seed.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createRuntime, type Runtime } from "../../server/runtime.ts";
@@ -92,7 +93,7 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
 
   it("seeds the demo comments, with replies, and keeps each item's commentCount in step", async () => {
     const db = runtime.database.db;
-    expect(await count("comment")).toBe(DEMO_COMMENTS.length);
+    expect(await count("comment")).toBe(DEMO_COMMENTS.length + DEMO_MODERATION_COMMENTS.length);
     const comments = await db
       .selectFrom("comment")
       .innerJoin("content", "content.id", "comment.contentId")
@@ -107,6 +108,15 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
         "user.email",
       ])
       .execute();
+    // The moderation queue's demo: one reported (published) comment and one held as pending.
+    for (const demo of DEMO_MODERATION_COMMENTS) {
+      expect(comments.find((c) => c.body === demo.body)).toMatchObject({
+        slug: demo.contentSlug,
+        status: demo.status,
+      });
+    }
+    const reports = await db.selectFrom("comment_report").select(["reason", "resolvedAt"]).execute();
+    expect(reports).toEqual([{ reason: "spam", resolvedAt: null }]);
     for (const demo of DEMO_COMMENTS) {
       const row = comments.find((c) => c.body === demo.body);
       expect(row, demo.key).toBeDefined();
@@ -118,7 +128,10 @@ describe.each(DIALECTS)("demo seed (%s)", (dialect) => {
     }
     const counts = await db.selectFrom("content").select(["slug", "commentCount"]).execute();
     for (const item of counts) {
-      const expected = DEMO_COMMENTS.filter((c) => c.contentSlug === item.slug).length;
+      const expected =
+        DEMO_COMMENTS.filter((c) => c.contentSlug === item.slug).length +
+        DEMO_MODERATION_COMMENTS.filter((c) => c.contentSlug === item.slug && c.status === "published")
+          .length;
       expect(Number(item.commentCount), item.slug).toBe(expected);
     }
   });

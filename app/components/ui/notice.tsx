@@ -42,15 +42,3 @@ export function Notice({ tone = "info", title, children, className, role }: Noti
     </div>
   );
 }
-
-/** The standard notice for features that arrive later ('Coming in a later release: …'). Never invents data. */
-export function ComingLater({ children }: { children: ReactNode }) {
-  return (
-    <div className="flex gap-3 rounded-xl border border-accent-line bg-accent-soft px-4 py-3 text-sm text-ink-muted">
-      <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-text" />
-      <p>
-        <strong className="font-medium text-ink">Coming in a later release:</strong> {children}
-      </p>
-    </div>
-  );
-}

@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Field } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
 import { api, settle } from "../../lib/api.ts";
+import { beginSessionChange } from "../../lib/session/auth-context.tsx";
 import { updateMetrics } from "../../lib/session/session-cache.ts";
 import { formatCountdown } from "./form-helpers.ts";
 import { clientBlockedUntil, nextThrottle, postSignIn, type SignInResult } from "./sign-in-client.ts";
@@ -162,6 +163,7 @@ export function SecondFactorForm({
     const result = await settle(api.post(PATHS[mode], { code: value }));
     if (result.ok) {
       updateMetrics(() => ({ signInFailures: 0, blockedUntil: null }));
+      beginSessionChange();
       window.location.assign(safeRedirectTarget(redirectTo));
       return;
     }

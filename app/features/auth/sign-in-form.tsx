@@ -6,6 +6,7 @@ import { afterSignInTarget } from "../../components/staff-enrolment.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, PasswordField } from "../../components/ui/fields.tsx";
 import { Notice, type NoticeTone } from "../../components/ui/notice.tsx";
+import { beginSessionChange } from "../../lib/session/auth-context.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
 import { formatCountdown } from "./form-helpers.ts";
 import { type SecondFactorChallenge, SecondFactorForm, signInFirstStep } from "./second-factor-form.tsx";
@@ -92,7 +93,9 @@ export function SignInForm({
         return;
       }
       // A staff account without a second factor is led to enrolment (decision 012).
-      window.location.assign(await afterSignInTarget(redirectTo));
+      const target = await afterSignInTarget(redirectTo);
+      beginSessionChange();
+      window.location.assign(target);
       return;
     }
     setPending(false);

@@ -141,7 +141,12 @@ export async function loadContentPage(
       const origin = services.config.publicUrl;
       const canonicalUrl = contentCanonicalUrl(page, origin);
       // A preview shows the public counters only: the writer's own like is not the reader's.
-      const engagement = await services.engagement.forPage(preview ? visitorActor() : actor, page);
+      const counters = await services.engagement.forPage(preview ? visitorActor() : actor, page);
+      // The reader's own Save state (never in a preview or for a visitor: their pages are shared).
+      const engagement =
+        counters && !preview && actor.kind === "user" && actor.userId
+          ? { ...counters, saved: await services.dashboard.isSaved(actor.userId, page.item.id) }
+          : counters;
       const body: ContentPageData = {
         page,
         canonicalUrl,

@@ -1,4 +1,4 @@
-import { Check, LogIn, Trophy } from "lucide-react";
+import { Award, Check, LogIn, Trophy } from "lucide-react";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { signInUrl } from "../../../core/index.ts";
@@ -100,6 +100,18 @@ export function CourseProgressSummary() {
               </p>
             </div>
           </div>
+        ) : null}
+        {progress.certificateId ? (
+          <p className="mb-4 flex flex-wrap items-center gap-2 text-sm" data-testid="course-certificate">
+            <Award aria-hidden="true" className="size-4 text-accent-text" />
+            <span className="text-ink">You earned a certificate.</span>
+            <Link
+              to={`/certificates/${progress.certificateId}`}
+              className="font-medium text-accent-text underline-offset-2 hover:underline"
+            >
+              View your certificate
+            </Link>
+          </p>
         ) : null}
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <h2 id="course-progress-title" className="text-sm font-semibold text-ink">

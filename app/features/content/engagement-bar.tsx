@@ -3,8 +3,10 @@ import { useEffect } from "react";
 import { useLocation } from "react-router";
 import { signInUrl } from "../../../core/index.ts";
 import type { PageEngagement } from "../../../server/modules/engagement/engagement.schemas.ts";
+import { BookmarkButton } from "./bookmark-button.tsx";
 import { formatViews, sendViewBeacon } from "./engagement-client.ts";
 import { LikeButton } from "./like-button.tsx";
+import { useReadingBeacon } from "./reading-beacon.ts";
 import { ShareMenu } from "./share-menu.tsx";
 
 /** Counts the view once the page runs in the browser (again for each item navigated to). */
@@ -46,6 +48,9 @@ export function EngagementBar({
   locked = false,
 }: EngagementBarProps) {
   const location = useLocation();
+  // `saved` is set only for a signed-in reader's own view (not for visitors or a writer's preview).
+  const personal = signedIn && typeof engagement?.saved === "boolean";
+  useReadingBeacon(contentId, personal && !locked);
   if (!engagement) return null;
   return (
     <div className="mt-5 flex flex-wrap items-center gap-2">
@@ -60,6 +65,14 @@ export function EngagementBar({
           contentId={contentId}
           liked={engagement.liked === true}
           count={engagement.likeCount}
+          signedIn={signedIn}
+          signInHref={signInUrl(location.pathname)}
+        />
+      )}
+      {locked && signedIn ? null : (
+        <BookmarkButton
+          contentId={contentId}
+          saved={engagement.saved === true}
           signedIn={signedIn}
           signInHref={signInUrl(location.pathname)}
         />

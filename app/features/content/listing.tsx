@@ -39,7 +39,16 @@ function Chip({ to, active, children }: { to: string; active: boolean; children:
 }
 
 /** Section or category listing: header, category chips, tier filter, cards and cursor pagination. */
-export function Listing({ listing, notice }: { listing: ListingData; notice?: ReactNode }) {
+export function Listing({
+  listing,
+  notice,
+  actions,
+}: {
+  listing: ListingData;
+  notice?: ReactNode;
+  /** Shown in the header (a section's Follow button). */
+  actions?: ReactNode;
+}) {
   const { pathname } = useLocation();
   const { scope, filters, categories, items, nextCursor } = listing;
   const title = scope.kind === "section" ? scope.section.label : scope.category.label;
@@ -54,6 +63,7 @@ export function Listing({ listing, notice }: { listing: ListingData; notice?: Re
         eyebrow={scope.kind === "section" ? "Section" : "Category"}
         title={title}
         description={description}
+        actions={actions}
         icon={
           <span className="flex size-9 items-center justify-center rounded-lg bg-accent-soft text-accent-text">
             <NamedIcon name={icon} className="size-5" />

@@ -14,8 +14,6 @@ import { Footer } from "./footer.tsx";
 import { MobileHeader } from "./mobile-header.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { SidebarProvider } from "./sidebar-context.tsx";
-import { StartupLoader } from "./startup-loader.tsx";
-import { StatusOverlay } from "./status-overlay.tsx";
 
 /** Loaded only when debug mode is on. */
 const DebugPanel = lazy(() => import("./debug-panel.tsx"));
@@ -70,14 +68,15 @@ function ShellBody({ config, debug, children }: Omit<AppShellProps, "user">) {
         </main>
         <Footer productName={config.productName} tagline={config.tagline} />
       </div>
-      <StatusOverlay />
-      <StartupLoader />
       <AppToaster />
     </>
   );
 }
 
-/** Sidebar, header, main, footer, status overlay, toasts and the start-up loader around a page. */
+/**
+ * Sidebar, header, main, footer and toasts around a page; the status overlay and the start-up
+ * loader are docked in the sidebar and the top bar.
+ */
 export function AppShell({ user, config, debug, children }: AppShellProps) {
   return (
     <AppErrorBoundary>

@@ -3,8 +3,13 @@ import { Link } from "react-router";
 import { ThemeToggle } from "../../components/theme.tsx";
 import { BrandMark } from "./brand.tsx";
 import { useSidebar } from "./sidebar-context.tsx";
+import { StartupLoader } from "./startup-loader.tsx";
+import { StatusOverlay } from "./status-overlay.tsx";
 
-/** Top bar below the 1024 px breakpoint: menu button (opens the sidebar drawer), brand, theme. */
+/**
+ * Top bar below the 1024 px breakpoint: menu button (opens the sidebar drawer), brand, the docked
+ * status overlay, theme.
+ */
 export function MobileHeader({ productName }: { productName: string }) {
   const { mobileOpen, setMobileOpen } = useSidebar();
   return (
@@ -24,7 +29,9 @@ export function MobileHeader({ productName }: { productName: string }) {
         <BrandMark className="size-7" />
         <span className="truncate text-sm font-semibold text-ink">{productName}</span>
       </Link>
-      <ThemeToggle className="ml-auto" />
+      <StatusOverlay placement="header" className="ml-auto shrink-0" />
+      <ThemeToggle className="shrink-0" />
+      <StartupLoader placement="header" />
     </header>
   );
 }

@@ -20,6 +20,8 @@ import { iconFor } from "../../components/ui/icon.tsx";
 import { useAuth } from "../../lib/session/auth-context.tsx";
 import { BrandMark } from "./brand.tsx";
 import { useSidebar } from "./sidebar-context.tsx";
+import { StartupLoader } from "./startup-loader.tsx";
+import { StatusOverlay } from "./status-overlay.tsx";
 
 /** child path → parent route, for registry routes that declare children (/admin, /super-admin). */
 const PARENT_OF: ReadonlyMap<string, RouteDefinition> = new Map(
@@ -414,10 +416,12 @@ export function Sidebar({
           </nav>
         </div>
 
-        <div className="shrink-0 space-y-2 border-t border-line p-3">
+        <div className="relative shrink-0 space-y-2 border-t border-line p-3">
+          <StartupLoader placement="sidebar" />
           <UserChip />
           <div className="flex items-center justify-between gap-2 lg:collapsed:flex-col">
-            <ThemeToggle className="lg:collapsed:hidden" />
+            <ThemeToggle className="shrink-0 lg:collapsed:hidden" />
+            <StatusOverlay placement="sidebar" />
             <button
               type="button"
               onClick={toggleCollapsed}

@@ -12,12 +12,15 @@ const statusDot: Record<string, string> = {
   admin: "bg-amber-500",
 };
 
+/** Where the overlay is docked: the sidebar's bottom bar (desktop) or the top bar (phones). */
+export type StatusPlacement = "sidebar" | "header";
+
 /**
- * Fixed status overlay (bottom-right): auth status, tier, roles and the 8-character user id.
- * Collapsed it is a small pill (on phones just the tier, so it never covers content); a click opens
- * the full card.
+ * The status overlay: auth status, tier, roles and the 8-character user id. It is docked in the
+ * fixed chrome (the sidebar's bottom bar on large screens, the top bar below 1024 px), so it never
+ * covers the page; collapsed it is a small pill, a click opens the full card over the chrome.
  */
-export function StatusOverlay() {
+export function StatusOverlay({ placement, className }: { placement: StatusPlacement; className?: string }) {
   const { user, isAuthenticated } = useAuth();
   const security = useSecurityContext();
   const level = isAuthenticated && security?.level ? SECURITY_LEVEL_TEXT[security.level] : null;
@@ -27,14 +30,20 @@ export function StatusOverlay() {
   const roles = user.roles.length > 0 ? user.roles.join(", ") : "none";
 
   return (
-    <section
-      aria-label="Session status"
-      className="pointer-events-none fixed right-3 bottom-3 z-30 flex flex-col items-end print:hidden"
+    <div
+      className={cx(
+        "relative min-w-0 print:hidden",
+        placement === "sidebar" ? "hidden lg:block" : "lg:hidden",
+        className,
+      )}
     >
       {open ? (
         <div
           id={panelId}
-          className="pointer-events-auto w-60 rounded-xl border border-line bg-elevated/95 px-3 py-2.5 text-xs shadow-lg backdrop-blur"
+          className={cx(
+            "absolute z-40 w-60 rounded-xl border border-line bg-elevated px-3 py-2.5 text-xs shadow-lg",
+            placement === "sidebar" ? "bottom-full left-0 mb-2" : "top-full right-0 mt-3",
+          )}
         >
           <div className="mb-1.5 flex items-center justify-between">
             <span className="inline-flex items-center gap-1.5 font-semibold text-ink">
@@ -74,27 +83,25 @@ export function StatusOverlay() {
             <dd className="font-mono text-ink">{shortId || "—"}</dd>
           </dl>
         </div>
-      ) : (
-        <button
-          type="button"
-          aria-label={`Session status: ${user.authStatus}, ${user.pricingTier} tier. Show details`}
-          aria-expanded={false}
-          onClick={() => setOpen(true)}
-          className="pointer-events-auto inline-flex h-7 max-w-[calc(100vw-1.5rem)] items-center gap-1.5 rounded-full border border-line bg-elevated/95 px-2.5 text-[11px] font-medium text-ink-muted shadow-md backdrop-blur hover:text-ink"
-        >
-          <span
-            aria-hidden="true"
-            className={cx("size-1.5 shrink-0 rounded-full", statusDot[user.authStatus])}
-          />
-          <span className="hidden lg:inline">{user.authStatus}</span>
-          <span className="hidden text-ink-subtle lg:inline" aria-hidden="true">
-            ·
-          </span>
-          <span>{user.pricingTier}</span>
-          <span className="hidden max-w-40 truncate text-ink-subtle lg:inline">· {roles}</span>
-          {shortId ? <span className="hidden font-mono text-ink-subtle sm:inline">{shortId}</span> : null}
-        </button>
-      )}
-    </section>
+      ) : null}
+      <button
+        type="button"
+        aria-label={`Session status: ${user.authStatus}, ${user.pricingTier} tier. ${open ? "Hide" : "Show"} details`}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        title={`${user.authStatus} · ${user.pricingTier} · ${roles}${shortId ? ` · ${shortId}` : ""}`}
+        onClick={() => setOpen(!open)}
+        className="inline-flex h-7 max-w-full min-w-0 items-center gap-1.5 rounded-full border border-line bg-elevated px-2.5 text-[11px] font-medium text-ink-muted hover:text-ink lg:collapsed:px-2"
+      >
+        <span
+          aria-hidden="true"
+          className={cx("size-1.5 shrink-0 rounded-full", statusDot[user.authStatus])}
+        />
+        <span className="truncate lg:collapsed:sr-only">
+          {placement === "sidebar" ? `${user.authStatus} · ` : null}
+          {user.pricingTier}
+        </span>
+      </button>
+    </div>
   );
 }

@@ -13,6 +13,7 @@ import { Panel } from "../../components/feature-screen.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import { formatDateTime } from "../../lib/format.ts";
+import { CachesTable } from "./caches-table.tsx";
 import {
   formatBytes,
   formatEvery,
@@ -294,6 +295,27 @@ export function InfrastructureView({ view }: { view: View }) {
         </p>
         <ProcessesTable processes={view.processes} now={now} />
         <ProcessCards processes={view.processes} now={now} />
+      </Panel>
+      <Panel title="In-memory caches">
+        <p className="mb-3 text-sm text-ink-muted">
+          What each live process keeps in memory between requests, against its bounds (entries and estimated
+          bytes; the oldest entries go first beyond them), as of its last heartbeat.
+        </p>
+        {view.processes
+          .filter((p) => p.status === "live")
+          .map((p) => (
+            <section key={p.processId} className="mb-4">
+              <h3 className="mb-1 break-all font-mono text-xs text-ink-subtle">
+                {p.processId}
+                {p.current ? " (this process)" : ""}
+              </h3>
+              {p.caches.length === 0 ? (
+                <p className="text-sm text-ink-muted">No cache figures reported yet.</p>
+              ) : (
+                <CachesTable process={p} />
+              )}
+            </section>
+          ))}
       </Panel>
       <Panel title="Database and storage latency">
         <p className="mb-3 text-sm text-ink-muted">Measured from this process when the page was loaded.</p>

@@ -6,17 +6,29 @@ import {
   useEffect,
   useMemo,
   useRef,
-  useState,
+  useSyncExternalStore,
 } from "react";
 import { type AccessContext, toAccessContext, type UserContext } from "../../../core/index.ts";
 import { showToast } from "../../components/app-toaster.tsx";
 import { api } from "../api.ts";
-import { clearAuthCache, readCache, removeCache, writeCache } from "./session-cache.ts";
+import {
+  clearAuthCache,
+  getFirstSecurityCheckPending,
+  getServerFirstSecurityCheckPending,
+  readCache,
+  removeCache,
+  subscribeSecurityContext,
+  writeCache,
+} from "./session-cache.ts";
 
 /** The user context as the browser receives it: never the raw identity claims. */
 export type ClientUser = Omit<UserContext, "claims">;
 
-/** Start-up phases shown by the start-up loader. */
+/**
+ * What the start-up loader shows. A server-rendered page knows its session, so it starts "ready";
+ * "security" while a signed-in browser's first security check is in flight (nothing cached yet),
+ * "session" while a sign-in or sign-out is loading the next page's session.
+ */
 export type AuthPhase = "session" | "security" | "ready";
 
 export interface AuthValue {
@@ -72,6 +84,18 @@ export function isSigningOut(): boolean {
   return signOutController.signal.aborted;
 }
 
+let sessionChanging = false;
+const sessionListeners = new Set<() => void>();
+function subscribeSessionChange(listener: () => void) {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+/** Called when a sign-in or sign-out has succeeded and the browser loads the next page. */
+export function beginSessionChange(): void {
+  sessionChanging = true;
+  for (const listener of sessionListeners) listener();
+}
+
 /** Ends this device's session on the server (Better Auth, not global) and clears cached auth data. */
 export async function signOutLocally(): Promise<void> {
   if (!signOutController.signal.aborted) signOutController.abort();
@@ -88,6 +112,7 @@ export async function signOutLocally(): Promise<void> {
 
 /** Signs this device out and reloads at home. */
 export async function signOutAndReload(): Promise<void> {
+  beginSessionChange();
   await signOutLocally();
   window.location.assign("/");
 }
@@ -101,26 +126,28 @@ const AuthContext = createContext<AuthValue | null>(null);
  * shell for signed-in users).
  */
 export function AuthProvider({ user, children }: { user: ClientUser; children: ReactNode }) {
-  const [phase, setPhase] = useState<AuthPhase>("session");
   const wasAuthenticated = useRef(user.authStatus !== "visitor");
+  const changing = useSyncExternalStore(
+    subscribeSessionChange,
+    () => sessionChanging,
+    () => false,
+  );
+  const checking = useSyncExternalStore(
+    subscribeSecurityContext,
+    getFirstSecurityCheckPending,
+    getServerFirstSecurityCheckPending,
+  );
 
   const restored = useRef(false);
   useEffect(() => {
-    if (restored.current) {
-      // Later loader revalidations: the server's view simply replaces the cached copy.
-      writeCachedUser(user);
-      return;
-    }
-    // First client render: restore the cached context, then reconcile it with the server's view.
-    const cached = readCachedUser();
-    setPhase("security");
-    const handle = window.setTimeout(() => {
+    // First client render: a cached signed-in context the server no longer confirms is dropped.
+    // Then (and on every loader revalidation) the server's view replaces the cached copy.
+    if (!restored.current) {
+      const cached = readCachedUser();
       if (cached && cached.authStatus !== "visitor" && user.authStatus === "visitor") clearAuthCache();
-      writeCachedUser(user);
       restored.current = true;
-      setPhase("ready");
-    }, 0);
-    return () => window.clearTimeout(handle);
+    }
+    writeCachedUser(user);
   }, [user]);
 
   useEffect(() => {
@@ -141,8 +168,9 @@ export function AuthProvider({ user, children }: { user: ClientUser; children: R
 
   const value = useMemo<AuthValue>(() => {
     const access = accessOf(user);
+    const phase: AuthPhase = changing ? "session" : access.isAuthenticated && checking ? "security" : "ready";
     return { user, access, isAuthenticated: access.isAuthenticated, phase, signOut };
-  }, [user, phase, signOut]);
+  }, [user, changing, checking, signOut]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

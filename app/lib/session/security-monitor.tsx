@@ -11,6 +11,7 @@ import {
   readCache,
   readSecurityContext,
   type SecurityContextCache,
+  setFirstSecurityCheckPending,
   subscribeSecurityContext,
   updateMetrics,
   writeCache,
@@ -118,9 +119,15 @@ export function AuthSecurityMonitor() {
       }
     };
     const last = readSecurityContext();
-    if (!last || Date.now() - last.checkedAt >= SECURITY_CHECK_INTERVAL_MS) void run(false);
+    if (!last) {
+      setFirstSecurityCheckPending(true);
+      void run(false).finally(() => setFirstSecurityCheckPending(false));
+    } else if (Date.now() - last.checkedAt >= SECURITY_CHECK_INTERVAL_MS) void run(false);
     const id = window.setInterval(() => void run(true), SECURITY_CHECK_INTERVAL_MS);
-    return () => window.clearInterval(id);
+    return () => {
+      window.clearInterval(id);
+      setFirstSecurityCheckPending(false);
+    };
   }, [revalidate]);
 
   // Activity tracking: cheap handler, throttled keep-alive.

@@ -191,3 +191,16 @@ export function getSecurityContextSnapshot(): SecurityContextCache | null {
 }
 
 export const getServerSecurityContextSnapshot = (): SecurityContextCache | null => null;
+
+/**
+ * True while this browser's first security check of the session is in flight (nothing cached yet):
+ * the security context is really unknown then, and the start-up loader says so.
+ */
+let firstCheckPending = false;
+export function setFirstSecurityCheckPending(pending: boolean): void {
+  if (firstCheckPending === pending) return;
+  firstCheckPending = pending;
+  notifySecurityListeners();
+}
+export const getFirstSecurityCheckPending = (): boolean => firstCheckPending;
+export const getServerFirstSecurityCheckPending = (): boolean => false;

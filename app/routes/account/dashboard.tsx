@@ -1,58 +1,32 @@
-import { ArrowRight } from "lucide-react";
-import { Link } from "react-router";
-import { findRoute, PUBLIC_SIDEBAR_PATHS } from "../../../core/index.ts";
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { NamedIcon } from "../../components/ui/icon.tsx";
-import { AccessFacts, IdentityFacts } from "../../features/account/user-summary.tsx";
+import { Screen } from "../../components/screen.tsx";
+import { loadDashboard } from "../../features/dashboard/dashboard.server.ts";
+import { DashboardView } from "../../features/dashboard/dashboard-view.tsx";
+import { CompletionsPanel } from "../../features/learning/completions-panel.tsx";
+import { loadCompletions } from "../../features/learning/learning.server.ts";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/dashboard");
 
-export default function Dashboard() {
+export const loader = async (args: Route.LoaderArgs) => {
+  const [dashboard, completions] = await Promise.all([loadDashboard(args), loadCompletions(args)]);
+  return { ...dashboard, completions };
+};
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { user } = useAuth();
   const first = user.fullName?.split(" ")[0] ?? user.username ?? "there";
-  const shortcuts = PUBLIC_SIDEBAR_PATHS.filter((p) => p !== "/" && p !== "/pricing")
-    .map((p) => findRoute(p))
-    .filter((r) => r !== undefined);
   return (
-    <FeatureScreen
+    <Screen
       path="/dashboard"
-      purpose={`Welcome back, ${first}. Your dashboard brings together your account, your plan and where to pick up learning.`}
-      coming="your activity, saved content and course progress will appear here."
+      purpose="Pick up where you left off, find what you saved and what is new in your plan."
     >
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="You">
-          <IdentityFacts user={user} />
-        </Panel>
-        <Panel
-          title="Your access"
-          action={
-            <Link to="/subscription" className="text-xs font-medium text-accent-text hover:underline">
-              Subscription
-            </Link>
-          }
-        >
-          <AccessFacts user={user} />
-        </Panel>
-      </div>
-      <Panel title="Continue exploring">
-        <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
-          {shortcuts.map((r) => (
-            <li key={r.path}>
-              <Link
-                to={r.path}
-                className="flex items-center gap-3 rounded-lg border border-line px-3 py-2.5 text-sm hover:bg-surface"
-              >
-                <NamedIcon name={r.icon} className="size-4 text-accent-text" />
-                <span className="flex-1 font-medium text-ink">{r.label}</span>
-                <ArrowRight aria-hidden="true" className="size-3.5 text-ink-subtle" />
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </Panel>
-    </FeatureScreen>
+      <DashboardView
+        firstName={first}
+        data={loaderData.dashboard}
+        completions={loaderData.completions ? <CompletionsPanel data={loaderData.completions} /> : null}
+      />
+    </Screen>
   );
 }

@@ -3,7 +3,6 @@ import { Panel } from "../../components/feature-screen.tsx";
 import { Screen } from "../../components/screen.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
-import { IdentityFacts } from "../../features/account/user-summary.tsx";
 import { loadInvitations } from "../../features/business/business.server.ts";
 import { InvitationPanel } from "../../features/business/invitation-panel.tsx";
 import { userContext } from "../../lib/context.ts";
@@ -70,8 +69,28 @@ export default function IndividualDashboard({ loaderData }: Route.ComponentProps
             </Link>
           ) : null}
         </Panel>
-        <Panel title="You">
-          <IdentityFacts user={user} />
+        <Panel title="Your account">
+          <KeyValueList
+            className="mb-4"
+            rows={[
+              ["Name", user.fullName ?? user.username ?? "—"],
+              ["E-mail", user.email ?? "—"],
+            ]}
+          />
+          <ul className="grid gap-2 text-sm sm:grid-cols-2">
+            {[
+              { to: "/subscription", label: "Subscription and invoices" },
+              { to: "/profile", label: "Profile and access details" },
+              { to: "/settings", label: "Settings and security" },
+              { to: "/dashboard", label: "Your learning dashboard" },
+            ].map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className="font-medium text-accent-text hover:underline">
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
         </Panel>
       </div>
     </Screen>

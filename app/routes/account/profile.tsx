@@ -1,3 +1,4 @@
+import { ChevronDown } from "lucide-react";
 import { Panel } from "../../components/feature-screen.tsx";
 import { Screen } from "../../components/screen.tsx";
 import { ProfileAvatar } from "../../features/account/profile-avatar.tsx";
@@ -35,14 +36,24 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <ProfileAvatar avatarUrl={profile.avatarUrl} name={profile.displayName ?? profile.name} />
         </Panel>
       </div>
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Identity">
-          <IdentityFacts user={user} />
-        </Panel>
-        <Panel title="Plan and roles">
+      <Panel title="Identity">
+        <IdentityFacts user={user} />
+      </Panel>
+      <details className="group rounded-xl border border-line bg-elevated" data-testid="access-details">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-5 py-4 text-sm font-semibold text-ink hover:bg-surface focus-visible:outline-2 focus-visible:outline-focus [&::-webkit-details-marker]:hidden">
+          <span>
+            Access details
+            <span className="ml-2 font-normal text-ink-muted">your plan, roles, groups and permissions</span>
+          </span>
+          <ChevronDown
+            aria-hidden="true"
+            className="size-4 shrink-0 text-ink-subtle transition-transform group-open:rotate-180"
+          />
+        </summary>
+        <div className="border-t border-line px-5 py-3">
           <AccessFacts user={user} />
-        </Panel>
-      </div>
+        </div>
+      </details>
       <Panel title="Current session">
         <SessionFacts user={user} />
       </Panel>

@@ -1,22 +1,22 @@
-import { FeatureScreen, Panel } from "../../components/feature-screen.tsx";
-import { AccessFacts } from "../../features/account/user-summary.tsx";
+import { Screen } from "../../components/screen.tsx";
+import { loadReports } from "../../features/learning/learning.server.ts";
+import { ReportsTeaser, ReportView } from "../../features/learning/reports-view.tsx";
 import { registryMeta } from "../../lib/meta.ts";
-import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/reports";
 
 export const meta: Route.MetaFunction = (args) => registryMeta(args, "/dashboard/reports");
 
-export default function Reports() {
-  const { user } = useAuth();
+export async function loader(args: Route.LoaderArgs) {
+  return loadReports(args, new URL(args.request.url));
+}
+
+export default function Reports({ loaderData }: Route.ComponentProps) {
   return (
-    <FeatureScreen
+    <Screen
       path="/dashboard/reports"
-      purpose="Reports on your learning and usage: what you read and watched, courses you finished and time spent, available from the Basic plan."
-      coming="learning and usage reports. Nothing is tracked for reports yet, so there is nothing to show."
+      purpose="Your reading and learning over time: minutes and items per day, lessons completed, sections and streaks."
     >
-      <Panel title="Your access">
-        <AccessFacts user={user} />
-      </Panel>
-    </FeatureScreen>
+      {loaderData.mode === "report" ? <ReportView report={loaderData.report} /> : <ReportsTeaser />}
+    </Screen>
   );
 }

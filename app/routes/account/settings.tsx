@@ -8,6 +8,7 @@ import { MfaCard } from "../../features/account/mfa-card.tsx";
 import { PasswordCard } from "../../features/account/password-card.tsx";
 import { SecurityCard } from "../../features/account/security-card.tsx";
 import { SessionsCard } from "../../features/account/sessions-card.tsx";
+import { NotificationsCard } from "../../features/notifications/notifications-card.tsx";
 import { registryMeta } from "../../lib/meta.ts";
 import { useAuth } from "../../lib/session/auth-context.tsx";
 import type { Route } from "./+types/settings";
@@ -21,7 +22,7 @@ export default function Settings() {
   return (
     <Screen
       path="/settings"
-      purpose="Security and preferences: your sessions and devices, your password, two-factor authentication, API keys, your data and your colour theme."
+      purpose="Security and preferences: your sessions and devices, e-mail notifications, your password, two-factor authentication, API keys, your data and your colour theme."
     >
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <div className="space-y-6">
@@ -35,6 +36,7 @@ export default function Settings() {
         </div>
         <PasswordCard onChanged={() => setSessionsKey((k) => k + 1)} />
       </div>
+      <NotificationsCard />
       <SessionsCard reloadKey={sessionsKey} />
       <AccountDataCards />
       <MfaCard />

@@ -4,6 +4,7 @@
  * (studio/media). Features do not import each other; the /create and /content/:id/edit routes
  * hand these to the editor.
  */
+import { CompletionRulePanel } from "../../features/learning/completion-rule-panel.tsx";
 import type { EditorParts, PartsEditorProps } from "../../features/studio/editor/editor-panels.tsx";
 import { checkStructuredData, structuredDataText } from "../../features/studio/editor/structured-data.ts";
 import { MediaPicker, VideoPartsEditor } from "../../features/studio/media/index.ts";
@@ -26,6 +27,7 @@ export const studioParts: EditorParts = {
             <WorkflowPanel {...panel} />
           </div>
           {type === "course" ? <CoursePartsEditor {...parts} /> : null}
+          {type === "course" ? <CompletionRulePanel courseId={panel.item.id} /> : null}
           {type === "collection" ? <CollectionPartsEditor {...parts} /> : null}
           {type === "video" ? <VideoParts {...parts} /> : null}
           <div className="rounded-xl border border-line p-4">

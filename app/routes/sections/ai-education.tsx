@@ -1,5 +1,6 @@
 import { loadSectionListing } from "../../features/content/content.server.ts";
 import { Listing } from "../../features/content/listing.tsx";
+import { FollowSectionButton } from "../../features/notifications/follow-section-button.tsx";
 import { registryListingMeta } from "../../lib/seo-meta.ts";
 import type { Route } from "./+types/ai-education";
 
@@ -16,5 +17,5 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function AiEducation({ loaderData }: Route.ComponentProps) {
-  return <Listing listing={loaderData} />;
+  return <Listing listing={loaderData} actions={<FollowSectionButton section="ai-education" />} />;
 }

@@ -5,6 +5,7 @@ import { buttonClass } from "../../components/ui/button.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { PageHeader } from "../../components/ui/page-header.tsx";
 import { ContentGrid } from "../../features/content/content-card.tsx";
+import { FollowSectionButton } from "../../features/notifications/follow-section-button.tsx";
 import {
   loadRepositoryList,
   type RepositoryListData,
@@ -60,6 +61,7 @@ export default function Resources({ loaderData }: Route.ComponentProps) {
       <PageHeader
         eyebrow="Section"
         title="Resources"
+        actions={<FollowSectionButton section="resources" />}
         description="Public source repositories you can read in the browser — highlighted code, READMEs, branches and history — plus templates and playbooks."
         icon={
           <span className="flex size-9 items-center justify-center rounded-lg bg-accent-soft text-accent-text">

@@ -17,7 +17,7 @@ export default function Infrastructure({ loaderData }: Route.ComponentProps) {
   return (
     <Screen
       path="/super-admin/infrastructure"
-      purpose="Every app process sharing this database, with its version, uptime, memory, event-loop lag, request rate and page-cache hit rate; database and storage latency; and the background jobs."
+      purpose="Every app process sharing this database, with its version, uptime, memory, event-loop lag, request rate, page-cache hit rate and in-memory caches; database and storage latency; and the background jobs."
     >
       <InfrastructureView view={loaderData.view} />
     </Screen>

@@ -31,6 +31,13 @@ import { migration as m028 } from "./028-category-order.ts";
 import { migration as m029 } from "./029-service-credential-rotation.ts";
 import { migration as m030 } from "./030-process-heartbeat.ts";
 import { migration as m031 } from "./031-community.ts";
+import { migration as m032 } from "./032-bookmarks.ts";
+import { migration as m033 } from "./033-certificates.ts";
+import { migration as m034 } from "./034-notifications.ts";
+import { migration as m035 } from "./035-one-open-checkout.ts";
+import { migration as m036 } from "./036-content-list-index.ts";
+import { migration as m037 } from "./037-identity-revision.ts";
+import { migration as m038 } from "./038-process-caches.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -61,4 +68,11 @@ export const migrations: Record<string, Migration> = {
   "029-service-credential-rotation": m029,
   "030-process-heartbeat": m030,
   "031-community": m031,
+  "032-bookmarks": m032,
+  "033-certificates": m033,
+  "034-notifications": m034,
+  "035-one-open-checkout": m035,
+  "036-content-list-index": m036,
+  "037-identity-revision": m037,
+  "038-process-caches": m038,
 };

@@ -39,6 +39,7 @@ import {
   loadDemoVideoFile,
 } from "./demo/index.ts";
 import { enrolDemoTotp } from "./demo-mfa.ts";
+import { seedModerationDemo } from "./demo-moderation.ts";
 import { seedDemoRepositories } from "./demo-repositories/index.ts";
 
 export interface SeedDeps {
@@ -329,6 +330,9 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
     commentIds.set(c.key, created.id);
     commentsCreated++;
   }
+
+  // The moderation queue's demo: a reported comment and one held for pre-moderation.
+  await seedModerationDemo(db, userIds);
 
   // Every item (new, or left unindexed by an interrupted run) gets its search document.
   await createSearchIndexer({ db, storage, logger }).indexMissing();

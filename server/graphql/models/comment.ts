@@ -1,10 +1,11 @@
 /**
  * Comment (spec §3) in the data API: readable by whoever may read the body of its content
- * (published comments, plus one's own; moderators read all), created by signed-in users on
- * content they may read, the body edited by its author and the status by moderators
+ * (published comments, plus one's own pending ones; moderators read all), created by signed-in
+ * users on content they may read (the same pre-moderation, restrictions and limits as REST), the body edited by its author and the status by moderators
  * (versioned), deleted by the author or a moderator. Rules live in
  * `server/modules/comments/comments.service.ts`.
  */
+import { renderCommentBody } from "../../modules/comments/comment-render.ts";
 import { COMMENT_FILTER_FIELDS } from "../../modules/comments/comments.service.ts";
 import {
   builder,
@@ -22,8 +23,12 @@ CommentRef.implement({
     contentId: t.exposeString("contentId"),
     authorId: t.exposeString("authorId", { nullable: true }),
     body: t.exposeString("body"),
+    bodyHtml: t.string({
+      description: "The body's Markdown subset as sanitized HTML (no images, headings or raw HTML).",
+      resolve: (comment) => renderCommentBody(comment.body),
+    }),
     parentCommentId: t.exposeString("parentCommentId", { nullable: true }),
-    status: t.exposeString("status", { description: "published, hidden or pending" }),
+    status: t.exposeString("status", { description: "published, pending, hidden or removed" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     version: t.exposeInt("version"),
@@ -45,7 +50,10 @@ CommentRef.implement({
 const CommentFilter = filterInput("CommentFilter", COMMENT_FILTER_FIELDS);
 const CommentConnection = connectionType("Comment", CommentRef);
 
-/** The author is the caller and the status starts as published: neither is taken from input. */
+/**
+ * The author is the caller; the status is published, or pending when pre-moderation holds it (a
+ * new commenter, a muted one, or every comment): neither is taken from input.
+ */
 const CreateCommentInput = builder.inputType("CreateCommentInput", {
   fields: (t) => ({
     contentId: t.string({ required: true }),
@@ -56,7 +64,7 @@ const CreateCommentInput = builder.inputType("CreateCommentInput", {
 const UpdateCommentInput = builder.inputType("UpdateCommentInput", {
   fields: (t) => ({
     body: t.string({ description: "The author only" }),
-    status: t.string({ description: "Moderators only: published, hidden or pending" }),
+    status: t.string({ description: "Moderators only: published, pending, hidden or removed" }),
   }),
 });
 

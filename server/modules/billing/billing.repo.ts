@@ -101,12 +101,21 @@ export function createBillingRepo(db: Kysely<DB>) {
       return (await query.orderBy("createdAt", dir).orderBy("id", dir).executeTakeFirst()) ?? null;
     },
 
-    async insertCheckout(input: NewCheckout): Promise<CheckoutRow> {
-      return db
-        .insertInto("billing_checkout")
-        .values({ id: uuidv7(), ...input, status: "open", version: 1 })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    /**
+     * Inserts an open checkout, or returns null when the owner already has one open (a unique
+     * partial index allows one per owner, so two tabs or processes racing get one row).
+     */
+    async insertCheckout(input: NewCheckout): Promise<CheckoutRow | null> {
+      try {
+        return await db
+          .insertInto("billing_checkout")
+          .values({ id: uuidv7(), ...input, status: "open", version: 1 })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
     },
 
     async setCheckoutSession(id: string, providerSessionId: string, url: string): Promise<void> {

@@ -589,54 +589,51 @@ export function createBillingService(deps: BillingServiceDeps) {
         );
       }
       const at = nowIso();
-      const open = await repo.openCheckoutFor(scope, at);
-      if (open) {
-        if (
-          open.planId === plan.id &&
-          open.billingInterval === data.interval &&
-          open.seats === seats &&
-          open.status === "open"
-        ) {
-          if (returnTo && returnTo !== open.returnTo) {
-            await db.updateTable("billing_checkout").set({ returnTo }).where("id", "=", open.id).execute();
-            return viewOfCheckout({ ...open, returnTo });
-          }
-          return viewOfCheckout(open);
-        }
-        if (open.status === "awaiting_approval") {
-          throw new ServiceError(
-            "PAYMENT_PENDING",
-            "A checkout is waiting for an administrator's approval: cancel it on /subscription before starting another.",
-          );
-        }
-        await repo.transitionCheckout(open.id, ["open"], "canceled");
-      }
       const upgrades = current !== null;
       const kind: ProviderKind = upgrades ? providerFor(current).kind : provider.kind;
-      const row = await repo.insertCheckout({
-        userId: standing.userId,
-        tenantId: scope.tenantId,
-        organizationName: tenant?.name ?? null,
-        planId: plan.id,
-        billingInterval: data.interval,
-        seats,
-        provider: kind,
-        returnTo,
-        subscriptionId: current?.id ?? null,
-        createdAt: at,
-        expiresAt: new Date(deps.now() + CHECKOUT_TTL_MS).toISOString(),
-      });
-      // Two tabs at once: both may have inserted; the older checkout wins, this one closes.
-      const first = await repo.openCheckoutFor(scope, at, "oldest");
-      if (
-        first &&
-        first.id !== row.id &&
-        first.planId === row.planId &&
-        first.billingInterval === row.billingInterval &&
-        first.seats === row.seats
-      ) {
-        await repo.transitionCheckout(row.id, ["open"], "canceled");
-        return viewOfCheckout(first);
+      // One open checkout per owner (a unique index): a checkout past its time is closed first so
+      // it cannot block a new one, and a request that loses a race to another tab looks again.
+      await repo.expireCheckouts(at);
+      let row: CheckoutRow | null = null;
+      for (let attempt = 0; row === null; attempt++) {
+        const open = await repo.openCheckoutFor(scope, at);
+        if (open) {
+          if (
+            open.planId === plan.id &&
+            open.billingInterval === data.interval &&
+            open.seats === seats &&
+            open.status === "open"
+          ) {
+            if (returnTo && returnTo !== open.returnTo) {
+              await db.updateTable("billing_checkout").set({ returnTo }).where("id", "=", open.id).execute();
+              return viewOfCheckout({ ...open, returnTo });
+            }
+            return viewOfCheckout(open);
+          }
+          if (open.status === "awaiting_approval") {
+            throw new ServiceError(
+              "PAYMENT_PENDING",
+              "A checkout is waiting for an administrator's approval: cancel it on /subscription before starting another.",
+            );
+          }
+          await repo.transitionCheckout(open.id, ["open"], "canceled");
+        }
+        if (attempt >= 3) {
+          throw new ConflictError("Another checkout was started at the same time: try again.");
+        }
+        row = await repo.insertCheckout({
+          userId: standing.userId,
+          tenantId: scope.tenantId,
+          organizationName: tenant?.name ?? null,
+          planId: plan.id,
+          billingInterval: data.interval,
+          seats,
+          provider: kind,
+          returnTo,
+          subscriptionId: current?.id ?? null,
+          createdAt: at,
+          expiresAt: new Date(deps.now() + CHECKOUT_TTL_MS).toISOString(),
+        });
       }
       if (upgrades) return viewOfCheckout(row);
       try {

@@ -1,6 +1,7 @@
 /**
  * The provider choice (decision 019): Stripe when STRIPE_SECRET_KEY is set (STRIPE_WEBHOOK_SECRET
- * is then required: a ConfigError at start otherwise), else the manual provider.
+ * is then required: a ConfigError at start otherwise), else the manual provider. The Stripe SDK is
+ * imported only when Stripe is chosen.
  */
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
@@ -8,7 +9,6 @@ import { ConfigError, type Env } from "../../env.ts";
 import type { BillingProvider } from "./billing.types.ts";
 import { createManualProvider } from "./manual-provider.ts";
 import { createPlansRepo } from "./plans.repo.ts";
-import { createStripeProvider } from "./stripe-provider.ts";
 
 export interface BillingProviderDeps {
   db: Kysely<DB>;
@@ -20,7 +20,10 @@ type BillingEnv = Pick<
   "BILLING_PROVIDER" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_URL"
 >;
 
-export function createBillingProvider(env: BillingEnv, deps: BillingProviderDeps): BillingProvider {
+export async function createBillingProvider(
+  env: BillingEnv,
+  deps: BillingProviderDeps,
+): Promise<BillingProvider> {
   const wantsStripe =
     env.BILLING_PROVIDER === "stripe" || (env.BILLING_PROVIDER !== "manual" && !!env.STRIPE_SECRET_KEY);
   if (!wantsStripe) {
@@ -34,6 +37,7 @@ export function createBillingProvider(env: BillingEnv, deps: BillingProviderDeps
     );
   }
   const plans = createPlansRepo(deps.db);
+  const { createStripeProvider } = await import("./stripe-provider.ts");
   return createStripeProvider({
     secretKey: env.STRIPE_SECRET_KEY,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET,

@@ -144,7 +144,18 @@ export function createCommentsRepo(db: Kysely<DB>) {
     async update(id: string, patch: CommentPatch, expectedVersion?: number): Promise<Comment> {
       let query = db
         .updateTable("comment")
-        .set({ ...definedOnly({ body: patch.body, status: patch.status }), updatedAt: nowIso() })
+        .set(() => {
+          const at = nowIso();
+          // A changed body is an edit the readers see ("edited").
+          return {
+            ...definedOnly({
+              body: patch.body,
+              status: patch.status,
+              editedAt: patch.body === undefined ? undefined : at,
+            }),
+            updatedAt: at,
+          };
+        })
         .set((eb) => ({ version: eb("version", "+", 1) }))
         .where("id", "=", id);
       if (expectedVersion !== undefined) query = query.where("version", "=", expectedVersion);
@@ -167,14 +178,16 @@ export function createCommentsRepo(db: Kysely<DB>) {
     },
 
     /** The comment and all its replies, at any depth (what a delete removes). */
-    async countThread(id: string): Promise<number> {
+    async countThread(id: string, status?: string): Promise<number> {
       const result = await sql<{ n: number | string }>`
         with recursive thread(id) as (
           select ${sql.ref("id")} from ${sql.table("comment")} where ${sql.ref("id")} = ${id}
           union all
           select c.${sql.ref("id")} from ${sql.table("comment")} c join thread t on c.${sql.ref("parentCommentId")} = t.id
         )
-        select count(*) as n from thread`.execute(db);
+        select count(*) as n from ${sql.table("comment")} where ${sql.ref("id")} in (select id from thread)${status === undefined ? sql`` : sql` and ${sql.ref("status")} = ${status}`}`.execute(
+        db,
+      );
       return Number(result.rows[0]?.n ?? 0);
     },
 

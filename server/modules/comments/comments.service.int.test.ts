@@ -51,7 +51,11 @@ describe.each(testDialects())("comments service on %s", (dialect) => {
 
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
-    service = createCommentsService({ db: t.db });
+    // Pre-moderation off here (its own test below): every create is published at once.
+    service = createCommentsService({
+      db: t.db,
+      settings: { value: (key) => (key === "comments.preModeration" ? "off" : undefined) },
+    });
     const users = createUsersRepo(t.db);
     for (const id of Object.values(ids)) await users.create({ id, name: id, email: `${id}@demo.local` });
     const repo = createContentRepo(t.db);
@@ -73,12 +77,12 @@ describe.each(testDialects())("comments service on %s", (dialect) => {
     await t?.close();
   });
 
-  // Readers of each comment: content body readable (tier), published comments or one's own;
+  // Readers of each comment: content body readable (tier), published comments or one's own pending ones;
   // moderators and content:read:all services read everything.
   const readable: Record<string, string[] | Outcome> = {
     visitor: ["onFree"],
     free: ["onFree"],
-    pro: ["onFree", "onPro", "hidden"],
+    pro: ["onFree", "onPro"], // the author of "hidden": a hidden comment is for moderators only
     orgAdmin: ["onFree"],
     manager: ["onFree", "onPro", "onDraft", "hidden"],
     creator: ["onFree", "onDraft"],
@@ -179,10 +183,27 @@ describe.each(testDialects())("comments service on %s", (dialect) => {
     const hidden = await service.update(actors.manager!(), mine.id, 2, { status: "hidden" });
     expect(hidden).toMatchObject({ status: "hidden", body: "edited", version: 3 });
     // stale version: refused, nothing lost
-    await expect(service.update(actors.free!(), mine.id, 2, { body: "stale" })).rejects.toThrow(
+    await expect(service.update(actors.manager!(), mine.id, 2, { status: "published" })).rejects.toThrow(
       ConflictError,
     );
-    expect(await service.get(actors.free!(), mine.id)).toMatchObject({ body: "edited", version: 3 });
+    expect(await service.get(actors.manager!(), mine.id)).toMatchObject({ body: "edited", version: 3 });
+    // Hidden: not even its author sees it any more.
+    expect(await outcome(() => service.get(actors.free!(), mine.id))).toBe("NOT_FOUND");
+  });
+
+  it("holds a new commenter's first comment by default (pre-moderation new-commenters), not a moderator's", async () => {
+    const held = createCommentsService({ db: t.db });
+    const newcomer = `newcomer-${tag}`;
+    await createUsersRepo(t.db).create({ id: newcomer, name: newcomer, email: `${newcomer}@demo.local` });
+    const actor = userActor({ userId: newcomer, groups: ["individual-free"], tier: "free" });
+    const before = await commentCount(content.free!.id);
+    const first = await held.create(actor, { contentId: content.free!.id, body: "first words" });
+    expect(first.status).toBe("pending");
+    expect(await commentCount(content.free!.id)).toBe(before);
+    expect(await held.get(actor, first.id)).toMatchObject({ status: "pending" });
+    expect(await outcome(() => held.get(actors.pro!(), first.id))).toBe("NOT_FOUND");
+    const staff = await held.create(actors.manager!(), { contentId: content.free!.id, body: "staff" });
+    expect(staff.status).toBe("published");
   });
 
   const deleters: Record<string, Outcome> = {

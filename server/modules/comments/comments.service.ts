@@ -17,12 +17,12 @@
 
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { canAccessContent, hasAnyRole } from "../../../core/index.ts";
+import { canAccessContent, hasAdminScope } from "../../../core/index.ts";
 import { dialectOf } from "../../db/dialect.ts";
 import type { FilterFields } from "../../db/filters.ts";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
-import { BadInputError, ForbiddenError, NotFoundError } from "../../errors.ts";
+import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { type Actor, readsAllContent, requireReadScope, requireUser } from "../actor.ts";
 import { type Content, createContentRepo } from "../content/content.repo.ts";
 import { visibleSql as contentVisibleSql, isVisible, readableBy } from "../content/readable-sql.ts";
@@ -38,6 +38,8 @@ import {
   sortKeyConditions,
   toConnection,
 } from "../data-service.ts";
+import { adjustCommentCounts } from "./comment-counts.ts";
+import { createCommentThreads, type ThreadDeps } from "./comment-threads.ts";
 import { type Comment, createCommentsRepo } from "./comments.repo.ts";
 
 export type { Comment };
@@ -54,10 +56,8 @@ export const COMMENT_FILTER_FIELDS: FilterFields = {
   version: "number",
 };
 
-export const COMMENT_STATUSES = ["published", "hidden", "pending"] as const;
+export const COMMENT_STATUSES = ["published", "pending", "hidden", "removed"] as const;
 export const COMMENT_BODY_MAX = 5000;
-/** Roles that moderate comments (besides platform admins). */
-export const MODERATOR_ROLES = ["ContentManager", "Editor"];
 
 const body = z
   .string()
@@ -74,11 +74,17 @@ export const updateCommentInput = z.strictObject({ body, status: z.enum(COMMENT_
 
 export interface CommentsServiceDeps {
   db: Kysely<DB>;
+  /** The live system settings (`comments.enabled`, `comments.preModeration`); defaults without. */
+  settings?: ThreadDeps["settings"];
+  now?: () => number;
 }
 
-/** Platform admins and the ContentManager / Editor roles (signed in). */
+/**
+ * Who moderates comments: signed-in content managers, platform admins and the owner (core admin
+ * scope "moderation"; an organisation admin never). The /moderate console uses the same rule.
+ */
 export function isModerator(actor: Actor): boolean {
-  return actor.kind === "user" && (actor.platformAdmin || hasAnyRole(actor.roles, MODERATOR_ROLES));
+  return actor.kind === "user" && actor.userId !== null && hasAdminScope(actor.groups, "moderation");
 }
 
 function readsEverything(actor: Actor): boolean {
@@ -108,7 +114,8 @@ export function createCommentsService(deps: CommentsServiceDeps) {
 
   function commentVisible(actor: Actor, comment: Comment): boolean {
     if (readsEverything(actor)) return true;
-    return comment.status === "published" || (actor.userId !== null && comment.authorId === actor.userId);
+    if (comment.status === "published") return true;
+    return comment.status === "pending" && actor.userId !== null && comment.authorId === actor.userId;
   }
 
   /** The read rule in SQL (null: everything). Mirrors `contentStanding` and `commentVisible`. */
@@ -116,7 +123,9 @@ export function createCommentsService(deps: CommentsServiceDeps) {
     if (readsEverything(actor)) return null;
     const visible = contentVisibleSql(actor, "c") ?? sql<boolean>`1 = 1`;
     const contentOk = sql`exists (select 1 from ${sql.table("content")} as c where ${sql.ref("c.id")} = ${sql.ref("comment.contentId")} and ${visible} and ${readableBy(actor.access, dialect, "c")})`;
-    const own = actor.userId ? sql` or ${sql.ref("comment.authorId")} = ${actor.userId}` : sql``;
+    const own = actor.userId
+      ? sql` or (${sql.ref("comment.status")} = 'pending' and ${sql.ref("comment.authorId")} = ${actor.userId})`
+      : sql``;
     return sql<boolean>`(${contentOk} and (${sql.ref("comment.status")} = 'published'${own}))`;
   }
 
@@ -152,7 +161,24 @@ export function createCommentsService(deps: CommentsServiceDeps) {
     return comment;
   }
 
+  const threads = createCommentThreads({
+    db,
+    now: deps.now ?? Date.now,
+    settings: deps.settings,
+    isModerator,
+    async standing(actor, key) {
+      const content =
+        typeof key === "string" && key.length > 0 && key.length <= 300
+          ? await contents.getByIdOrSlug(key)
+          : null;
+      return { content, standing: contentStanding(actor, content) };
+    },
+  });
+
   return {
+    /** The reader-facing operations (threads, create, edit/delete own, like, report). */
+    threads,
+
     get: async (actor: Actor, id: string): Promise<Comment> => readable(actor, id),
 
     /** Every comment the actor may read, by id. */
@@ -191,29 +217,20 @@ export function createCommentsService(deps: CommentsServiceDeps) {
       );
     },
 
+    /**
+     * The data API's create: the same rules as the content page and REST (pre-moderation,
+     * restrictions, daily limit; `threads.create`).
+     */
     async create(actor: Actor, input: unknown): Promise<Comment> {
-      const authorId = requireUser(actor);
+      requireUser(actor);
       const data = parseInput(createCommentInput, input);
-      const standing = contentStanding(actor, await contents.getById(data.contentId));
-      if (standing === "missing") throw new NotFoundError("content", data.contentId);
-      if (standing === "locked") throw new ForbiddenError("your plan does not include this content");
-      if (data.parentCommentId) {
-        const parent = await repo.getById(data.parentCommentId);
-        if (!parent || parent.contentId !== data.contentId || !commentVisible(actor, parent)) {
-          throw new BadInputError("input.parentCommentId is not a comment on this content");
-        }
-      }
-      return inTransaction(db, async (trx) => {
-        const created = await createCommentsRepo(trx).create({
-          contentId: data.contentId,
-          authorId,
-          body: data.body,
-          parentCommentId: data.parentCommentId ?? null,
-          status: "published",
-        });
-        await createContentRepo(trx).incrementCounters(data.contentId, { commentCount: 1 });
-        return created;
+      const { comment } = await threads.create(actor, data.contentId, {
+        body: data.body,
+        parentCommentId: data.parentCommentId ?? null,
       });
+      const created = await repo.getById(comment.id);
+      if (!created) throw new NotFoundError("comment", comment.id);
+      return created;
     },
 
     async update(actor: Actor, id: string, expectedVersion: number, patch: unknown): Promise<Comment> {
@@ -224,10 +241,17 @@ export function createCommentsService(deps: CommentsServiceDeps) {
       if (data.body !== undefined && comment.authorId !== userId) {
         throw new ForbiddenError("only the author can edit a comment");
       }
+      // A body edit follows the page's and REST's rules (not deleted or removed, author not banned).
+      if (data.body !== undefined) await threads.assertEditable(actor, id);
       if (data.status !== undefined && !isModerator(actor)) {
         throw new ForbiddenError("only moderators can change a comment's status");
       }
-      return repo.update(id, data, version);
+      if (data.status === undefined) return repo.update(id, data, version);
+      return inTransaction(db, async (trx) => {
+        const updated = await createCommentsRepo(trx).update(id, data, version);
+        await adjustCommentCounts(trx, comment, comment.status, updated.status);
+        return updated;
+      });
     },
 
     /** Deletes the comment and its replies; returns the comment. */
@@ -239,9 +263,15 @@ export function createCommentsService(deps: CommentsServiceDeps) {
       }
       await inTransaction(db, async (trx) => {
         const comments = createCommentsRepo(trx);
-        const removed = await comments.countThread(id);
+        const publishedReplies =
+          (await comments.countThread(id, "published")) - (comment.status === "published" ? 1 : 0);
         if (!(await comments.delete(id))) throw new NotFoundError("comment", id);
-        await createContentRepo(trx).incrementCounters(comment.contentId, { commentCount: -removed });
+        await adjustCommentCounts(trx, comment, comment.status, null);
+        if (publishedReplies > 0) {
+          await createContentRepo(trx).incrementCounters(comment.contentId, {
+            commentCount: -publishedReplies,
+          });
+        }
       });
       return comment;
     },

@@ -23,7 +23,25 @@ export interface ContentModelServices {
   admin: ContentAdminService;
 }
 
-export function createContentModelServices(deps: ContentServiceDeps): ContentModelServices {
+export function createContentModelServices(given: ContentServiceDeps): ContentModelServices {
+  // Every content write of this process (any of the services below) drops the cached reads here
+  // at once; other processes' writes reach them through the polled revision (`changes`).
+  const writeListeners = new Set<() => void>();
+  const deps: ContentServiceDeps = {
+    ...given,
+    hooks: {
+      async afterWrite(change, executor) {
+        for (const listener of writeListeners) listener();
+        await given.hooks?.afterWrite?.(change, executor);
+      },
+    },
+    localWrites: {
+      subscribe(listener) {
+        writeListeners.add(listener);
+        return () => writeListeners.delete(listener);
+      },
+    },
+  };
   const media = createMediaService(deps);
   const contents = createContentService({ ...deps, media });
   const studio = createContentStudioService({ ...deps, contents });

@@ -16,7 +16,7 @@ import {
 import type { Actor } from "../actor.ts";
 import { isStorageRef, mediaIdOf } from "../media/media-refs.ts";
 import { ownBodyKey } from "./body-key.ts";
-import type { Content } from "./content.repo.ts";
+import type { Content, ContentSummaryRow } from "./content.repo.ts";
 import type { ContentAccess, ContentSummary, ContentType } from "./content.types.ts";
 import type { ContentItem } from "./content-item.repo.ts";
 
@@ -132,8 +132,9 @@ export interface SummaryNames {
  * The list shape (REST `ContentSummary`, pages, search results), derived from `viewContent`.
  * The reading time is public (from the body's size), like the excerpt.
  */
-export function summarizeContent(actor: Actor, item: Content, names: SummaryNames): ContentSummary {
-  const view = viewContent(actor, item);
+export function summarizeContent(actor: Actor, item: ContentSummaryRow, names: SummaryNames): ContentSummary {
+  // The same reading as `viewContent`, on the summary's columns only.
+  const granted = mayReadBody(actor, item);
   const tier: Tier = parseTier(item.tier) ?? "Enterprise";
   return {
     id: item.id,
@@ -157,8 +158,8 @@ export function summarizeContent(actor: Actor, item: Content, names: SummaryName
     readingMinutes: item.bodySize
       ? Math.max(1, Math.round(item.bodySize / CHARS_PER_WORD / WORDS_PER_MINUTE))
       : null,
-    locked: view.locked,
-    bodyS3Key: view.bodyS3Key,
+    locked: !granted,
+    bodyS3Key: granted ? ownBodyKey(item) : null,
   };
 }
 

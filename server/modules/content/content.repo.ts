@@ -12,11 +12,17 @@ import {
 } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import type { z } from "zod";
-import { fromJson, storedStringListSchema, toJson, toJsonOrNull } from "../../db/json.ts";
+import { toJson, toJsonOrNull } from "../../db/json.ts";
 import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from "../../db/pagination.ts";
 import type { ContentTable, DB } from "../../db/schema.ts";
 import { epochOf, epochOrNull, isoInput, isoInputOrNull, nowIso, toBool } from "../../db/values.ts";
-import { BadInputError, ConflictError, NotFoundError, rethrowConstraintError } from "../../errors.ts";
+import {
+  BadInputError,
+  ConflictError,
+  DataIntegrityError,
+  NotFoundError,
+  rethrowConstraintError,
+} from "../../errors.ts";
 import {
   CONTENT_COUNTERS,
   CONTENT_LIST_FIELDS,
@@ -97,6 +103,33 @@ export interface Content {
   templateId: string | null;
   rolesRequired: string[];
 }
+
+/** The columns a list or search summary needs (content-projection `summarizeContent`). */
+export const SUMMARY_COLUMNS = [
+  "id",
+  "slug",
+  "title",
+  "type",
+  "status",
+  "templateId",
+  "section",
+  "categorySlug",
+  "tier",
+  "rolesRequired",
+  "excerpt",
+  "tags",
+  "authorId",
+  "publishedAt",
+  "updatedAt",
+  "featured",
+  "featuredImage",
+  "featuredImageAlt",
+  "bodySize",
+  "bodyS3Key",
+] as const satisfies readonly (keyof Content)[];
+
+/** What lists read of a row: the summary's columns only (never the ~60 of a full record). */
+export type ContentSummaryRow = Pick<Content, (typeof SUMMARY_COLUMNS)[number]>;
 
 /** Fields a caller may write (the rest are derived: epochs, version, counters, timestamps). */
 export interface ContentFields {
@@ -263,6 +296,68 @@ function toColumns(fields: Partial<ContentFields>): ContentUpdate {
   return out as ContentUpdate;
 }
 
+/**
+ * A stored string list (JSON text written by `toColumns` after validation): parsed without a schema
+ * on the read path, checked only for its shape. NULL reads as an empty list.
+ */
+function storedList(text: string | null, field: string): string[] {
+  if (text === null || text === "[]") return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DataIntegrityError(`stored ${field} is not JSON`, { cause: error });
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw new DataIntegrityError(`stored ${field} has an unexpected shape`);
+  }
+  return value;
+}
+
+/** Stored JSON-LD (validated when written): an object or a list of objects, or NULL. */
+function storedStructuredData(text: string | null): StructuredData | null {
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DataIntegrityError("stored structuredData is not JSON", { cause: error });
+  }
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (value === null) return null;
+  if (!isObject(value) && !(Array.isArray(value) && value.every(isObject))) {
+    throw new DataIntegrityError("stored structuredData has an unexpected shape");
+  }
+  return value as StructuredData;
+}
+
+type SummaryColumns = Pick<ContentRow, (typeof SUMMARY_COLUMNS)[number]>;
+
+function summaryFromRow(row: SummaryColumns): ContentSummaryRow {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    type: row.type,
+    status: row.status,
+    templateId: row.templateId,
+    section: row.section,
+    categorySlug: row.categorySlug,
+    tier: row.tier,
+    rolesRequired: storedList(row.rolesRequired, "rolesRequired"),
+    excerpt: row.excerpt,
+    tags: storedList(row.tags, "tags"),
+    authorId: row.authorId,
+    publishedAt: row.publishedAt,
+    updatedAt: row.updatedAt,
+    featured: toBool(row.featured),
+    featuredImage: row.featuredImage,
+    featuredImageAlt: row.featuredImageAlt,
+    bodySize: row.bodySize === null ? null : Number(row.bodySize),
+    bodyS3Key: row.bodyS3Key,
+  };
+}
+
 function fromRow(row: ContentRow): Content {
   return {
     id: row.id,
@@ -296,11 +391,11 @@ function fromRow(row: ContentRow): Content {
     bodyChecksum: row.bodyChecksum,
     bodyFormat: row.bodyFormat,
     excerpt: row.excerpt,
-    tags: fromJson(storedStringListSchema, row.tags, "tags"),
-    aliases: fromJson(storedStringListSchema, row.aliases, "aliases"),
-    audience: fromJson(storedStringListSchema, row.audience, "audience"),
-    related: fromJson(storedStringListSchema, row.related, "related"),
-    seoKeywords: fromJson(storedStringListSchema, row.seoKeywords, "seoKeywords"),
+    tags: storedList(row.tags, "tags"),
+    aliases: storedList(row.aliases, "aliases"),
+    audience: storedList(row.audience, "audience"),
+    related: storedList(row.related, "related"),
+    seoKeywords: storedList(row.seoKeywords, "seoKeywords"),
     seoTitle: row.seoTitle,
     metaDescription: row.metaDescription,
     ogTitle: row.ogTitle,
@@ -310,7 +405,7 @@ function fromRow(row: ContentRow): Content {
     schemaType: row.schemaType,
     canonicalUrl: row.canonicalUrl,
     noindex: toBool(row.noindex),
-    structuredData: fromJson(contentStructuredDataSchema.nullable(), row.structuredData, "structuredData"),
+    structuredData: storedStructuredData(row.structuredData),
     authorId: row.authorId,
     lastEditedBy: row.lastEditedBy,
     version: row.version,
@@ -325,7 +420,7 @@ function fromRow(row: ContentRow): Content {
     workflowStatus: row.workflowStatus,
     reviewerNotes: row.reviewerNotes,
     templateId: row.templateId,
-    rolesRequired: fromJson(storedStringListSchema, row.rolesRequired, "rolesRequired"),
+    rolesRequired: storedList(row.rolesRequired, "rolesRequired"),
   };
 }
 
@@ -369,15 +464,20 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
     return row ? fromRow(row) : null;
   }
 
-  /** Published-ordered list (publishedAt desc, then id desc), keyset-paginated. */
-  async function list(filter: ContentListFilter = {}, page: PageOptions = {}): Promise<Page<Content>> {
+  /** The published-ordered list query (see `list`), selecting `columns`. */
+  async function listRows<R>(
+    filter: ContentListFilter,
+    page: PageOptions,
+    summaryOnly: boolean,
+    map: (row: never) => R,
+  ): Promise<Page<R>> {
     const limit = clampLimit(page.limit);
     const cursor = page.cursor ? decodeCursor(publishedCursorSchema, page.cursor) : null;
     if (isEmptyList(filter.tier) || isEmptyList(filter.status)) return { items: [], nextCursor: null };
-    let query = db
-      .selectFrom("content")
-      .selectAll()
-      .where((eb) => applyFilter(eb, filter));
+    const from = db.selectFrom("content");
+    let query = (summaryOnly ? from.select(SUMMARY_COLUMNS) : from.selectAll()).where((eb) =>
+      applyFilter(eb, filter),
+    );
     if (cursor) {
       query = query.where((eb) =>
         eb(eb.refTuple("publishedAt", "id"), "<", eb.tuple(cursor.publishedAt, cursor.id)),
@@ -388,18 +488,33 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
       .orderBy("id", "desc")
       .limit(limit + 1)
       .execute();
-    return toPage(rows, limit, fromRow, (r) => ({ publishedAt: r.publishedAt ?? "", id: r.id }));
+    return toPage(rows, limit, map as (row: (typeof rows)[number]) => R, (r) => ({
+      publishedAt: r.publishedAt ?? "",
+      id: r.id,
+    }));
   }
 
-  /**
-   * The featured items matching `filter` in their featured order (featuredOrder ascending, items
-   * without one last, then newest published): one page, no cursor.
-   */
-  async function listFeatured(filter: ContentListFilter = {}, limit?: number): Promise<Content[]> {
+  /** Published-ordered list (publishedAt desc, then id desc), keyset-paginated. */
+  const list = (filter: ContentListFilter = {}, page: PageOptions = {}): Promise<Page<Content>> =>
+    listRows(filter, page, false, fromRow as (row: never) => Content);
+
+  /** `list` reading the summary columns only (the reader-facing lists). */
+  const listSummaries = (
+    filter: ContentListFilter = {},
+    page: PageOptions = {},
+  ): Promise<Page<ContentSummaryRow>> =>
+    listRows(filter, page, true, summaryFromRow as (row: never) => ContentSummaryRow);
+
+  /** The featured list's query (see `listFeatured`). */
+  async function featuredRows<R>(
+    filter: ContentListFilter,
+    limit: number | undefined,
+    summaryOnly: boolean,
+    map: (row: never) => R,
+  ): Promise<R[]> {
     if (isEmptyList(filter.tier) || isEmptyList(filter.status)) return [];
-    const rows = await db
-      .selectFrom("content")
-      .selectAll()
+    const from = db.selectFrom("content");
+    const rows = await (summaryOnly ? from.select(SUMMARY_COLUMNS) : from.selectAll())
       .where((eb) => applyFilter(eb, { ...filter, featured: true }))
       .orderBy(sql`case when ${sql.ref("featuredOrder")} is null then 1 else 0 end`)
       .orderBy("featuredOrder", "asc")
@@ -407,8 +522,22 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
       .orderBy("id", "desc")
       .limit(clampLimit(limit))
       .execute();
-    return rows.map(fromRow);
+    return rows.map(map as (row: (typeof rows)[number]) => R);
   }
+
+  /**
+   * The featured items matching `filter` in their featured order (featuredOrder ascending, items
+   * without one last, then newest published): one page, no cursor.
+   */
+  const listFeatured = (filter: ContentListFilter = {}, limit?: number): Promise<Content[]> =>
+    featuredRows(filter, limit, false, fromRow as (row: never) => Content);
+
+  /** `listFeatured` reading the summary columns only. */
+  const listFeaturedSummaries = (
+    filter: ContentListFilter = {},
+    limit?: number,
+  ): Promise<ContentSummaryRow[]> =>
+    featuredRows(filter, limit, true, summaryFromRow as (row: never) => ContentSummaryRow);
 
   /** Lists ordered by updatedAt desc, then id desc (editor views), keyset-paginated. */
   async function listByUpdated(
@@ -560,6 +689,23 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
     async getByIdOrSlug(key: string): Promise<Content | null> {
       return (await getById(key)) ?? (await getBySlug(key));
     },
+    /** GET /api/content/{id or slug} as a summary: the id, then the slug; summary columns only. */
+    async getSummaryByIdOrSlug(key: string): Promise<ContentSummaryRow | null> {
+      const row =
+        (await db.selectFrom("content").select(SUMMARY_COLUMNS).where("id", "=", key).executeTakeFirst()) ??
+        (await db.selectFrom("content").select(SUMMARY_COLUMNS).where("slug", "=", key).executeTakeFirst());
+      return row ? summaryFromRow(row) : null;
+    },
+    /** Summaries of the given ids (search results), in no particular order. */
+    async getSummariesByIds(ids: readonly string[]): Promise<ContentSummaryRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("content")
+        .select(SUMMARY_COLUMNS)
+        .where("id", "in", [...ids])
+        .execute();
+      return rows.map(summaryFromRow);
+    },
     async getManyByIds(ids: readonly string[]): Promise<Content[]> {
       if (ids.length === 0) return [];
       const rows = await db
@@ -570,7 +716,9 @@ export function createContentRepo(db: Kysely<DB>, hooks: ContentWriteHooks = {})
       return rows.map(fromRow);
     },
     list,
+    listSummaries,
     listFeatured,
+    listFeaturedSummaries,
     listBySection: (section: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>
       list({ ...filter, section }, page),
     listByCategoryTier: (categoryTier: string, page: PageOptions = {}, filter: ContentListFilter = {}) =>

@@ -41,10 +41,12 @@ import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import { createMediaService, type MediaService } from "../media/media.service.ts";
 import { checkStructuredDataMedia, mediaIdOf } from "../media/media-refs.ts";
 import { displayNamesByIds } from "../users/display-names.ts";
+import { audienceKey, createAudienceCache } from "./audience-cache.ts";
 import { ownBodyKey } from "./body-key.ts";
 import {
   type Content,
   type ContentPatch,
+  type ContentSummaryRow,
   type ContentWriteHooks,
   contentFromRow,
   createContentRepo,
@@ -198,7 +200,12 @@ export interface ContentServiceDeps {
    * (category labels, author names) are dropped when it changes.
    */
   changes?: { subscribe(listener: () => void): () => void; check?(): Promise<void> };
+  /** Content writes made by this process (told before the revision poll sees them). */
+  localWrites?: { subscribe(listener: () => void): () => void };
 }
+
+/** Cached list pages and single items (per audience and content revision, decision 022). */
+const READ_CACHE_LIMIT = 2_000;
 
 /** How long a category label or author name is reused before it is read again (a user rename). */
 export const SHOWN_NAMES_TTL_MS = 30_000;
@@ -251,6 +258,13 @@ function videoFrom(item: Content): VideoData | null {
   };
 }
 
+/** A summary shared by every reader of one audience: frozen, with its lists frozen too. */
+function freezeSummary(summary: ContentSummary): ContentSummary {
+  Object.freeze(summary.tags);
+  Object.freeze(summary.rolesRequired);
+  return Object.freeze(summary);
+}
+
 export function createContentService(deps: ContentServiceDeps) {
   const { db } = deps;
   const repo = createContentRepo(db, deps.hooks);
@@ -268,7 +282,29 @@ export function createContentService(deps: ContentServiceDeps) {
    * SHOWN_NAMES_TTL_MS and dropped at once when any process writes content or categories.
    */
   const shownNames = new Map<string, { value: string | null; at: number }>();
-  deps.changes?.subscribe(() => shownNames.clear());
+  /**
+   * List pages and single items as summaries, per audience (./audience-cache.ts): never per user,
+   * so nothing bound to one reader (body links) is stored. Dropped with the content revision.
+   */
+  const listCache = createAudienceCache<ContentList>({
+    max: READ_CACHE_LIMIT,
+    ttlMs: SHOWN_NAMES_TTL_MS,
+    now,
+  });
+  const itemCache = createAudienceCache<ContentSummary | null>({
+    max: READ_CACHE_LIMIT,
+    ttlMs: SHOWN_NAMES_TTL_MS,
+    now,
+  });
+  const dropCached = () => {
+    listCache.clear();
+    itemCache.clear();
+  };
+  deps.changes?.subscribe(() => {
+    shownNames.clear();
+    dropCached();
+  });
+  deps.localWrites?.subscribe(dropCached);
 
   async function namesFor(
     prefix: "c:" | "u:",
@@ -295,7 +331,7 @@ export function createContentService(deps: ContentServiceDeps) {
   }
 
   /** Summaries of rows, with their category labels and author names (read only when not fresh). */
-  async function summarizeAll(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]> {
+  async function summarizeAll(actor: Actor, items: readonly ContentSummaryRow[]): Promise<ContentSummary[]> {
     if (items.length === 0) return [];
     const [labelOf, authors] = await Promise.all([
       namesFor(
@@ -579,8 +615,8 @@ export function createContentService(deps: ContentServiceDeps) {
   }
 
   /** The visibility rule as keyset-page conditions. */
-  const visibility = (actor: Actor) => {
-    const condition = visibleSql(actor);
+  const visibility = (actor: Actor, options?: { notAnIndexKey?: boolean }) => {
+    const condition = visibleSql(actor, undefined, options);
     return condition ? [condition] : [];
   };
 
@@ -623,32 +659,62 @@ export function createContentService(deps: ContentServiceDeps) {
       }));
     },
 
-    /** Items for lists (pages, REST, feeds, sitemap), newest published first. */
+    /**
+     * Items for lists (pages, REST, feeds, sitemap), newest published first. Cached per audience
+     * and query until content changes (the items are frozen: callers copy, never mutate).
+     */
     async list(actor: Actor, query: ListContentQuery): Promise<ContentList> {
       requireReadScope(actor, "content:read");
-      const filter = {
-        section: query.section,
-        type: query.type,
-        categorySlug: query.category,
-        tier: query.tier,
-        featured: query.featured,
-        noindex: query.indexable ? false : undefined,
-        status: query.publishedOnly || !seesUnpublished(actor) ? PUBLISHED_STATUS : null,
-      };
-      // The featured list's first page is in the administrators' order (featuredOrder, /admin/content).
-      const page =
-        query.featured && !query.cursor
-          ? { items: await repo.listFeatured(filter, query.limit), nextCursor: null }
-          : await repo.list(filter, { limit: query.limit, cursor: query.cursor ?? undefined });
-      return { items: await summarizeAll(actor, page.items), nextCursor: page.nextCursor };
+      const status = query.publishedOnly || !seesUnpublished(actor) ? PUBLISHED_STATUS : null;
+      const key = JSON.stringify([
+        audienceKey(actor),
+        status,
+        query.section,
+        query.type,
+        query.category,
+        query.tier,
+        query.featured,
+        query.indexable === true,
+        query.limit,
+        query.cursor,
+      ]);
+      const result = await listCache.get(key, async () => {
+        const filter = {
+          section: query.section,
+          type: query.type,
+          categorySlug: query.category,
+          tier: query.tier,
+          featured: query.featured,
+          noindex: query.indexable ? false : undefined,
+          status,
+        };
+        // The featured list's first page is in the administrators' order (featuredOrder, /admin/content).
+        const page =
+          query.featured && !query.cursor
+            ? { items: await repo.listFeaturedSummaries(filter, query.limit), nextCursor: null }
+            : await repo.listSummaries(filter, { limit: query.limit, cursor: query.cursor ?? undefined });
+        const items = (await summarizeAll(actor, page.items)).map(freezeSummary);
+        return { items, nextCursor: page.nextCursor };
+      });
+      return { items: [...result.items], nextCursor: result.nextCursor };
     },
 
-    /** One item by id or slug, as the content API returns it; null when absent or not visible. */
+    /**
+     * One item by id or slug, as the content API returns it; null when absent or not visible.
+     * Cached per audience like `list`.
+     */
     async getItem(actor: Actor, idOrSlug: string): Promise<ContentSummary | null> {
       requireReadScope(actor, "content:read");
-      const item = await repo.getByIdOrSlug(idOrSlug);
-      return isVisible(actor, item) ? ((await summarizeAll(actor, [item]))[0] ?? null) : null;
+      return itemCache.get(JSON.stringify([audienceKey(actor), idOrSlug]), async () => {
+        const item = await repo.getSummaryByIdOrSlug(idOrSlug);
+        if (!isVisible(actor, item)) return null;
+        const summary = (await summarizeAll(actor, [item]))[0];
+        return summary ? freezeSummary(summary) : null;
+      });
     },
+
+    /** Sizes and hits of the read caches (lists and items), for operations. */
+    readCacheStats: () => ({ lists: listCache.stats(), items: itemCache.stats() }),
 
     /** The raw (markdown) body of a visible item, when the actor may read it. */
     async readBody(actor: Actor, idOrSlug: string): Promise<ContentBodyResult> {
@@ -786,7 +852,8 @@ export function createContentService(deps: ContentServiceDeps) {
         throw new BadInputError(`${spec.key} must be a non-empty string of at most 500 characters`);
       }
       const conditions = [
-        ...visibility(actor),
+        // the look-up's own index serves it; SQLite would rank (status, publishedAt) the same
+        ...visibility(actor, { notAnIndexKey: dialect === "sqlite" && spec.key !== "status" }),
         filterSql({ [spec.key]: "string" }, { [spec.key]: { eq: args.key } }, { dialect })!,
       ];
       if (spec.sort) {

@@ -4,8 +4,8 @@
  * line with an id (`L10`) and a line-number link (`#L10`) that the viewer styles and selects.
  */
 import type { Element, ElementContent } from "hast";
-import { type BundledLanguage, bundledLanguages } from "shiki";
-import { highlighter, SHIKI_THEME_OPTIONS } from "./render-markdown.ts";
+import type { BundledLanguage } from "shiki";
+import { highlighter, loadLanguages, SHIKI_THEME_OPTIONS } from "./render-markdown.ts";
 
 export interface HighlightedCode {
   /** `<pre class="shiki …"><code>` with one span per line. */
@@ -55,11 +55,11 @@ export function plainCodeHtml(code: string): HighlightedCode {
 
 /** Highlights a file with Shiki (languages load on first use); unknown languages are shown plain. */
 export async function highlightCode(code: string, language: string | null): Promise<HighlightedCode> {
-  if (!language || !(language in bundledLanguages)) return plainCodeHtml(code);
+  if (!language) return plainCodeHtml(code);
+  const { bundledLanguages } = await import("shiki");
+  if (!Object.hasOwn(bundledLanguages, language)) return plainCodeHtml(code);
   const hl = await highlighter();
-  if (!hl.getLoadedLanguages().includes(language)) {
-    await hl.loadLanguage(language as BundledLanguage);
-  }
+  await loadLanguages(hl, [language]);
   const lines = splitLines(code);
   const html = hl.codeToHtml(lines.join("\n"), {
     lang: language as BundledLanguage,

@@ -40,10 +40,19 @@ export function isVisible<T extends { status: string }>(actor: Actor, item: T | 
 /**
  * The visibility rule in SQL over a content table (alias or table name; unqualified when
  * omitted): null when the actor sees every status, else "status is published".
+ * `notAnIndexKey` (SQLite): the term filters rows but offers no index, so a look-up by another
+ * key keeps that key's index instead of the equally ranked (status, publishedAt) index.
  */
-export function visibleSql(actor: Actor, alias?: string): RawBuilder<boolean> | null {
+export function visibleSql(
+  actor: Actor,
+  alias?: string,
+  options: { notAnIndexKey?: boolean } = {},
+): RawBuilder<boolean> | null {
   if (seesUnpublished(actor)) return null;
-  return sql<boolean>`${sql.ref(alias ? `${alias}.status` : "status")} = ${PUBLISHED_STATUS}`;
+  const column = sql.ref(alias ? `${alias}.status` : "status");
+  return options.notAnIndexKey
+    ? sql<boolean>`+${column} = ${PUBLISHED_STATUS}`
+    : sql<boolean>`${column} = ${PUBLISHED_STATUS}`;
 }
 
 export interface ReaderAccess {

@@ -6,9 +6,10 @@ import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { type BundledLanguage, createHighlighter, type Highlighter } from "shiki";
+import type { BundledLanguage, Highlighter } from "shiki";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import type { CacheStats } from "../../bounded-cache.ts";
 import type { MediaLookup } from "../media/media.service.ts";
 import { MEDIA_SCHEME, resolveMediaUrls } from "../media/media-render.ts";
 import type { TocEntry } from "./content.types.ts";
@@ -19,7 +20,11 @@ export interface RenderedMarkdown {
   wordCount: number;
 }
 
-const LANGUAGES = [
+/**
+ * The languages of markdown code blocks that are highlighted, with Shiki's own aliases of them
+ * (`mjs`, `zsh` …); blocks in any other language are shown plain, whatever the highlighter holds.
+ */
+const LANGUAGES: ReadonlySet<string> = new Set([
   "typescript",
   "javascript",
   "tsx",
@@ -34,7 +39,8 @@ const LANGUAGES = [
   "html",
   "css",
   "diff",
-] as const;
+  ...["cjs", "cts", "js", "mjs", "mts", "ts", "py", "sh", "shellscript", "zsh", "yml", "md"],
+]);
 const ALIASES: Record<string, string> = {
   ts: "typescript",
   js: "javascript",
@@ -45,13 +51,46 @@ const ALIASES: Record<string, string> = {
 };
 
 let highlighterPromise: Promise<Highlighter> | null = null;
-/** The one Shiki highlighter of the process (github-light/github-dark); also used by highlight-code.ts. */
+/** The highlighter once made, and how many languages Shiki offers (for `highlighterStats`). */
+let made: { highlighter: Highlighter; languages: number } | null = null;
+/**
+ * The one Shiki highlighter of the process (github-light/github-dark); also used by
+ * highlight-code.ts. Shiki itself is imported on the first call, and languages are loaded one by
+ * one when a code block or file first needs them (`loadLanguages`): a process that renders no
+ * code holds no grammar.
+ */
 export function highlighter(): Promise<Highlighter> {
-  highlighterPromise ??= createHighlighter({
-    themes: ["github-light", "github-dark"],
-    langs: [...LANGUAGES],
+  highlighterPromise ??= import("shiki").then(async ({ bundledLanguagesInfo, createHighlighter }) => {
+    const hl = await createHighlighter({ themes: ["github-light", "github-dark"], langs: [] });
+    made = { highlighter: hl, languages: bundledLanguagesInfo.length };
+    return hl;
+  });
+  highlighterPromise.catch(() => {
+    highlighterPromise = null;
   });
   return highlighterPromise;
+}
+
+/**
+ * The highlighter's languages as cache figures (/super-admin/infrastructure): grammars loaded so
+ * far, out of every language Shiki offers (markdown blocks load at most LANGUAGES; the repository
+ * code viewer may load any). Their bytes are not measured.
+ */
+export function highlighterStats(): CacheStats {
+  const languages = made ? made.highlighter.getLoadedLanguages().length : 0;
+  return {
+    entries: languages,
+    maxEntries: made?.languages ?? 0,
+    bytes: null,
+    maxBytes: null,
+  };
+}
+
+/** Loads the languages the highlighter does not hold yet (each once per process). */
+export async function loadLanguages(hl: Highlighter, languages: Iterable<string>): Promise<void> {
+  const loaded = new Set(hl.getLoadedLanguages());
+  const missing = [...new Set(languages)].filter((language) => !loaded.has(language));
+  if (missing.length > 0) await hl.loadLanguage(...(missing as BundledLanguage[]));
 }
 
 /**
@@ -119,16 +158,35 @@ function rehypeCollect(toc: TocEntry[], resolveUrl?: ResolveUrl) {
   };
 }
 
-function rehypeShiki(hl: Highlighter) {
-  return () => (tree: Root) => {
+/** The `<code>` of a `<pre>` and the language its class names (aliases resolved), if any. */
+function codeBlock(node: Element): { code: Element; lang: string } | null {
+  if (node.tagName !== "pre") return null;
+  const code = node.children.find((c): c is Element => c.type === "element" && c.tagName === "code");
+  if (!code) return null;
+  const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
+  const raw = classes.find((c) => c.startsWith("language-"))?.slice("language-".length);
+  return raw ? { code, lang: ALIASES[raw] ?? raw } : null;
+}
+
+/**
+ * Highlights the code blocks in one of LANGUAGES: Shiki and the blocks' languages are loaded
+ * only when the document has such a block.
+ */
+function rehypeShiki() {
+  return async (tree: Root) => {
+    const wanted = new Set<string>();
+    visit(tree, "element", (node: Element) => {
+      const block = codeBlock(node);
+      if (block && LANGUAGES.has(block.lang)) wanted.add(block.lang);
+    });
+    if (wanted.size === 0) return;
+    const hl = await highlighter();
+    await loadLanguages(hl, wanted);
     visit(tree, "element", (node: Element, index, parent) => {
-      if (node.tagName !== "pre" || !parent || index === undefined) return;
-      const code = node.children.find((c): c is Element => c.type === "element" && c.tagName === "code");
-      if (!code) return;
-      const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
-      const raw = classes.find((c) => c.startsWith("language-"))?.slice("language-".length);
-      const lang = raw ? (ALIASES[raw] ?? raw) : undefined;
-      if (!lang || !hl.getLoadedLanguages().includes(lang)) return;
+      if (!parent || index === undefined) return;
+      const block = codeBlock(node);
+      if (!block || !wanted.has(block.lang)) return;
+      const { code, lang } = block;
       const source = hastToString(code).replace(/\n$/, "");
       const highlighted = hl.codeToHast(source, {
         lang: lang as BundledLanguage,
@@ -154,7 +212,6 @@ export async function renderMarkdown(
   options: { resolveUrl?: ResolveUrl; media?: MediaLookup } = {},
 ): Promise<RenderedMarkdown> {
   const toc: TocEntry[] = [];
-  const hl = await highlighter();
   const file = await unified()
     .use(remarkParse)
     .use(remarkGfm)
@@ -163,7 +220,7 @@ export async function renderMarkdown(
     .use(rehypeSlug)
     .use(rehypeCollect(toc, options.resolveUrl))
     .use(resolveMediaUrls(options.media))
-    .use(rehypeShiki(hl))
+    .use(rehypeShiki)
     .use(rehypeStringify)
     .process(markdown);
   const wordCount = markdown.split(/\s+/).filter(Boolean).length;

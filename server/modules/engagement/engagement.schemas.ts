@@ -35,6 +35,8 @@ export interface CourseProgress {
   complete: boolean;
   /** When the last lesson was completed; only when `complete`. */
   completedAt?: string;
+  /** The reader's certificate for the course, once its completion rule is met (after a lesson update). */
+  certificateId?: string;
 }
 
 /** What the content page shows: counters for everyone, the like and progress for a signed-in reader. */
@@ -43,4 +45,6 @@ export interface PageEngagement extends EngagementCounts {
   liked: boolean | null;
   /** Courses, for a signed-in reader who may read the course; else null. */
   progress: CourseProgress | null;
+  /** Whether a signed-in reader saved the item (set by the page loader); null or absent otherwise. */
+  saved?: boolean | null;
 }

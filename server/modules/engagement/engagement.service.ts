@@ -44,6 +44,18 @@ export interface EngagementServiceDeps {
   /** The clock (epoch ms); tests move it. Default Date.now. */
   now?: () => number;
   logger?: Logger;
+  /**
+   * Called after a lesson was marked complete (course completion, server/modules/learning): returns
+   * the reader's certificate id for the course once its completion rule is met, else null.
+   */
+  onLessonCompleted?: (input: {
+    userId: string;
+    course: Content;
+    lessonIds: string[];
+    completedLessonIds: string[];
+  }) => Promise<string | null>;
+  /** The reader's certificate id for a course, if any (shown with the course's progress). */
+  certificateFor?: (userId: string, courseId: string) => Promise<string | null>;
 }
 
 /** Where a view comes from (the view beacon's request). */
@@ -236,11 +248,26 @@ export function createEngagementService(deps: EngagementServiceDeps) {
       }
       requireReadable(lesson, access, "complete");
       await repo.setLessonComplete(userId, course.id, lesson.id, done, isoNow());
-      return progressOf(
+      const progress = await progressOf(
         userId,
         course.id,
         lessons.map((l) => l.id),
       );
+      if (done && deps.onLessonCompleted) {
+        // The lesson is saved either way; a failed certificate check is retried by the next mark.
+        try {
+          const certificateId = await deps.onLessonCompleted({
+            userId,
+            course,
+            lessonIds: progress.lessonIds,
+            completedLessonIds: progress.completedLessonIds,
+          });
+          if (certificateId) progress.certificateId = certificateId;
+        } catch (error) {
+          deps.logger?.error({ err: error, courseId: course.id }, "course completion check failed");
+        }
+      }
+      return progress;
     },
 
     /**
@@ -262,6 +289,10 @@ export function createEngagementService(deps: EngagementServiceDeps) {
                 page.children.map((c) => c.id),
               )
             : null;
+        if (progress && progress.completed > 0 && deps.certificateFor) {
+          const certificateId = await deps.certificateFor(userId!, page.item.id);
+          if (certificateId) progress.certificateId = certificateId;
+        }
         return { ...counts, progress };
       } catch (error) {
         deps.logger?.warn({ err: error, contentId: page.item.id }, "engagement for the page failed");

@@ -1,7 +1,7 @@
 /**
  * The process heartbeat (migration 030): this process upserts its `process_heartbeat` row every
  * `intervalMs` (an unref'd timer that never keeps the process alive, stopped on close), with its
- * memory, event-loop lag, request rate, page-cache counters and jobs. Rows not seen for
+ * memory, event-loop lag, request rate, page-cache counters, cache figures and jobs. Rows not seen for
  * `GONE_AFTER_MS` are shown as gone; any live process deletes rows older than `PRUNE_AFTER_MS`.
  * A process that stops cleanly deletes its own row.
  */
@@ -66,6 +66,7 @@ export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
       pageCacheHits: cache.hits,
       pageCacheMisses: cache.misses,
       jobs: JSON.stringify(deps.jobs.snapshot()),
+      caches: JSON.stringify(deps.metrics.caches()),
     };
     await deps.db
       .insertInto("process_heartbeat")

@@ -23,6 +23,7 @@ import type { Actor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import { GONE_AFTER_MS, HEARTBEAT_INTERVAL_MS, type Heartbeat } from "./heartbeat.ts";
 import type { JobRegistry, JobStatus } from "./job-registry.ts";
+import type { CacheFigures, ProcessMetrics } from "./process-metrics.ts";
 
 /** The longest an integrity check may take before its answer says "timed out". */
 export const INTEGRITY_TIMEOUT_MS = 60_000;
@@ -51,6 +52,8 @@ export interface ProcessView {
   pageCacheMisses: number;
   /** Hits / (hits + misses) since the process started; null before any anonymous page. */
   pageCacheHitRate: number | null;
+  /** The process's in-memory caches: entries and estimated bytes against their bounds. */
+  caches: CacheFigures[];
   jobs: JobStatus[];
 }
 
@@ -138,11 +141,23 @@ export interface OperationsDeps {
   storage: ObjectStore;
   heartbeat: Heartbeat;
   jobs: JobRegistry;
+  /** This process's live figures (its caches are shown as of now, others' as of their last beat). */
+  metrics?: ProcessMetrics;
   pingDatabase(): Promise<Probe>;
   now?: () => number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A JSON list column of the heartbeat row ([] when unreadable). */
+function parseList<T>(text: string): T[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as T[]) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Errors reduced to a class of failure so no path or connection string leaks. */
 function safeError(error: unknown): string {
@@ -252,14 +267,7 @@ export function createOperationsService(deps: OperationsDeps) {
       const current = r.processId === deps.heartbeat.processId;
       let jobs: JobStatus[] = [];
       if (current) jobs = deps.jobs.snapshot();
-      else {
-        try {
-          const parsed: unknown = JSON.parse(r.jobs);
-          jobs = Array.isArray(parsed) ? (parsed as JobStatus[]) : [];
-        } catch {
-          jobs = [];
-        }
-      }
+      else jobs = parseList<JobStatus>(r.jobs);
       const lastSeen = Number(r.lastSeenEpoch);
       return {
         processId: r.processId,
@@ -281,6 +289,7 @@ export function createOperationsService(deps: OperationsDeps) {
         pageCacheHits: hits,
         pageCacheMisses: misses,
         pageCacheHitRate: hits + misses > 0 ? round2(hits / (hits + misses)) : null,
+        caches: current && deps.metrics ? deps.metrics.caches() : parseList<CacheFigures>(r.caches),
         jobs,
       } satisfies ProcessView;
     });

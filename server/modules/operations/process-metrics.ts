@@ -2,10 +2,12 @@
  * This process's live figures for the heartbeat (/super-admin/infrastructure): requests in the
  * last minute (a per-second ring of counters, cheap enough for every request), event-loop delay
  * (`perf_hooks.monitorEventLoopDelay`, read and reset at each heartbeat, so p50/p99 describe the
- * last few seconds), memory, and the page cache's hit and miss counters (a source the HTTP app
- * attaches; none until it does).
+ * last few seconds), memory, the page cache's hit and miss counters (a source the HTTP app
+ * attaches; none until it does), and the figures of every in-memory cache registered with
+ * `registerCache` (entries, estimated bytes, their bounds, hits and misses).
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { CacheStats } from "../../bounded-cache.ts";
 
 const WINDOW_S = 60;
 
@@ -20,6 +22,12 @@ export interface PageCacheCounters {
   misses: number;
 }
 
+/** One in-memory cache's figures as the heartbeat carries them. */
+export interface CacheFigures extends CacheStats {
+  name: string;
+  label: string;
+}
+
 export interface ProcessMetrics {
   /** Counts one HTTP request (the app's first middleware calls it). */
   countRequest(): void;
@@ -30,6 +38,10 @@ export interface ProcessMetrics {
   /** The page cache's counters (zeros when no cache is attached). */
   pageCache(): PageCacheCounters;
   attachPageCache(source: () => PageCacheCounters): void;
+  /** Adds a cache to the figures (a name used once per process); returns its removal. */
+  registerCache(name: string, label: string, stats: () => CacheStats): () => void;
+  /** Every registered cache's figures now, in registration order. */
+  caches(): CacheFigures[];
   stop(): void;
 }
 
@@ -39,6 +51,7 @@ export function createProcessMetrics(now: () => number = Date.now): ProcessMetri
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let cacheSource: (() => PageCacheCounters) | null = null;
+  const caches = new Map<string, { label: string; stats: () => CacheStats }>();
   return {
     countRequest() {
       const second = Math.floor(now() / 1000);
@@ -73,6 +86,16 @@ export function createProcessMetrics(now: () => number = Date.now): ProcessMetri
     },
     attachPageCache(source) {
       cacheSource = source;
+    },
+    registerCache(name, label, stats) {
+      const entry = { label, stats };
+      caches.set(name, entry);
+      return () => {
+        if (caches.get(name) === entry) caches.delete(name);
+      };
+    },
+    caches() {
+      return [...caches].map(([name, { label, stats }]) => ({ name, label, ...stats() }));
     },
     stop() {
       histogram.disable();

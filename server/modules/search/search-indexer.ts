@@ -48,6 +48,11 @@ const clean = (text: string | null | undefined) => stripSentinels(text ?? "").tr
 
 export function createSearchIndexer(deps: SearchIndexerDeps) {
   const repo = createSearchRepo(deps.db);
+  /** Told after any document is written or removed (cached search results are dropped). */
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
 
   async function bodyText(contentId: string, key: string | null): Promise<string> {
     if (!key) return "";
@@ -85,10 +90,12 @@ export function createSearchIndexer(deps: SearchIndexerDeps) {
       body: await bodyText(row.id, ownBodyKey(row)),
     };
     await repo.upsert(doc, nowIso(), executor);
+    changed();
   }
 
   async function remove(contentId: string, executor: Kysely<DB> = deps.db): Promise<void> {
     await repo.remove(contentId, executor);
+    changed();
   }
 
   async function indexAll(missingOnly: boolean, signal?: AbortSignal): Promise<ReindexSummary> {
@@ -116,6 +123,12 @@ export function createSearchIndexer(deps: SearchIndexerDeps) {
   return {
     index,
     remove,
+
+    /** Calls `listener` after every document written or removed by this process. */
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
 
     /** Indexes every content item again (documents whose text is unchanged are left alone). */
     reindexAll: (options: { signal?: AbortSignal } = {}) => indexAll(false, options.signal),

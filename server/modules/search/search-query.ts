@@ -53,10 +53,15 @@ function fts5String(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
-/** The FTS5 MATCH expression: every word must occur (implicit AND), the last one as a prefix. */
-export function toFts5Query(words: readonly string[]): string {
+/**
+ * The FTS5 MATCH expression: every word must occur (implicit AND), the last one as a prefix
+ * unless `prefix` is false (the words as typed, stemmed).
+ */
+export function toFts5Query(words: readonly string[], prefix = true): string {
   if (words.length === 0) throw new Error("no words to search for");
-  return words.map((w, i) => (i === words.length - 1 ? `${fts5String(w)}*` : fts5String(w))).join(" ");
+  return words
+    .map((w, i) => (prefix && i === words.length - 1 ? `${fts5String(w)}*` : fts5String(w)))
+    .join(" ");
 }
 
 /** The to_tsquery text: every word must occur, the last one as a prefix (`'a' & 'b':*`). */

@@ -270,6 +270,46 @@ describe.each(testDialects())("search on %s", (dialect) => {
     });
   });
 
+  describe("total and ranking count only what the reader may read", () => {
+    it("a role-gated body adds nothing to the total of a reader without the role", async () => {
+      const gated = await make({
+        title: "Tidepool guide",
+        rolesRequired: ["ContentManager"],
+        excerpt: "Shore notes.",
+        body: "The marramgrass survey method.",
+      });
+      for (const reader of [visitor, free, pro]) {
+        const result = await search.search(reader, { q: "marramgrass" });
+        expect(result.items).toEqual([]);
+        expect(result.total).toBe(0);
+        expect(result.totalCapped).toBe(false);
+      }
+      const forManager = await search.search(manager, { q: "marramgrass" });
+      expect(ids(forManager.items)).toEqual([gated.id]);
+      expect(forManager.total).toBe(1);
+    });
+
+    it("a role-gated body does not move its item for a reader without the role", async () => {
+      const bare = await make({
+        title: "Saltmarsh atlas",
+        rolesRequired: ["ContentManager"],
+        excerpt: "Same.",
+      });
+      const heavy = await make({
+        title: "Saltmarsh atlas",
+        rolesRequired: ["ContentManager"],
+        excerpt: "Same.",
+        body: "saltmarsh ".repeat(50),
+      });
+      const forPro = await search.search(pro, { q: "saltmarsh" });
+      // Equal metadata → equal score → ordered by id only, whatever the bodies hold.
+      expect(ids(forPro.items)).toEqual([bare.id, heavy.id].sort());
+      expect(forPro.total).toBe(2);
+      const forManager = await search.search(manager, { q: "saltmarsh" });
+      expect(ids(forManager.items)[0]).toBe(heavy.id);
+    });
+  });
+
   it("returns markup in content as inert text parts", async () => {
     const item = await make({
       title: "<script>alert(1)</script> Xylograph",

@@ -5,7 +5,7 @@
  * counts only where the body may be read. Every user word reaches SQL as a bound parameter inside
  * a query built by `search-query.ts`, never as syntax of its own.
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { dialectOf } from "../../db/dialect.ts";
 import type { DB } from "../../db/schema.ts";
 import { type ReaderAccess, readableBy } from "../content/readable-sql.ts";
@@ -25,11 +25,24 @@ export type BodyAccess = ReaderAccess;
 
 export interface SearchPageQuery {
   words: readonly string[];
+  /**
+   * SQLite: the last word as typed only, not as a prefix (see `search`, which decides it and
+   * returns it; highlights then use the same).
+   */
+  exact?: boolean;
   section?: string | undefined;
   access: BodyAccess;
   limit: number;
   offset: number;
 }
+
+/**
+ * The most matches a search looks at (decision 022): the newest this many documents matching every
+ * word (SQLite: by document id, i.e. newest indexed; PostgreSQL: the first the GIN index yields) are
+ * ranked, filtered by the reader's access and counted. It bounds the work of any term at any size
+ * of the library: results past the 500th are not paged to (refine the term instead).
+ */
+export const SEARCH_MAX_CANDIDATES = 500;
 
 export interface SearchHit {
   contentId: string;
@@ -64,6 +77,16 @@ const HEADLINE_BODY = `StartSel=${HIT_START}, StopSel=${HIT_END}, MaxFragments=2
 export function createSearchRepo(db: Kysely<DB>) {
   const pg = dialectOf(db) === "postgres";
 
+  /**
+   * SQLite: the documents' id range as a condition on the full-text table, so a highlight or
+   * snippet query walks only the matches between the page's first and last document (a bounded
+   * stretch of the candidates) instead of every match of the words.
+   */
+  const docRange = (ids: RawBuilder<unknown>) => sql`"content_search_fts"."rowid" >= (
+      select min("docId") from "content_search" where "contentId" in (${ids}))
+    and "content_search_fts"."rowid" <= (
+      select max("docId") from "content_search" where "contentId" in (${ids}))`;
+
   const sectionSql = (section: string | undefined) =>
     section === undefined ? sql`` : sql`and c."section" = ${section}`;
 
@@ -73,14 +96,45 @@ export function createSearchRepo(db: Kysely<DB>) {
     bodyAllowed: boolean | number;
     score: number;
     total: number;
+    candidates: number;
   }
 
-  async function search(q: SearchPageQuery): Promise<{ hits: SearchHit[]; total: number | null }> {
-    if (q.words.length === 0) return { hits: [], total: 0 };
+  /**
+   * One page of hits, best first, with the number of hits in all pages (`total`, null past the
+   * last page). LIMIT first: only the first `SEARCH_MAX_CANDIDATES` matches are ranked and counted
+   * (`totalCapped` when there were that many), so no term scans the whole index.
+   */
+  /**
+   * SQLite: true when the words as typed (the last one not expanded as a prefix) already match
+   * `SEARCH_MAX_CANDIDATES` documents. FTS5 reads a prefix's whole posting lists before the first
+   * row, while a word's own list is walked from the newest document and stops at the cap; so a
+   * complete common word costs the same at any size, and the prefix is only expanded when the
+   * word alone finds fewer than the cap (a rare word, or a word still being typed).
+   */
+  async function typedWordsFillCandidates(words: readonly string[]): Promise<boolean> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as "n" from (
+        select "rowid" from "content_search_fts" where "content_search_fts" match ${toFts5Query(words, false)}
+        order by "rowid" desc limit ${SEARCH_MAX_CANDIDATES})`.execute(db);
+    return Number(rows[0]?.n ?? 0) >= SEARCH_MAX_CANDIDATES;
+  }
+
+  async function search(
+    q: SearchPageQuery,
+  ): Promise<{ hits: SearchHit[]; total: number | null; totalCapped: boolean; exact: boolean }> {
+    if (q.words.length === 0) return { hits: [], total: 0, totalCapped: false, exact: false };
+    const exact = q.exact ?? (!pg && (await typedWordsFillCandidates(q.words)));
+    const match = toFts5Query(q.words, !exact);
     const allowed = readableBy(q.access, pg ? "postgres" : "sqlite", "c");
     const query = pg
       ? sql<HitRow>`
         with "q" as (select to_tsquery('english', ${toTsQuery(q.words)}) as "q"),
+        "cand" as (
+          select s."contentId", s."metaVector", s."documentVector"
+          from "content_search" s cross join "q"
+          where s."documentVector" @@ "q"."q"
+          limit ${SEARCH_MAX_CANDIDATES}
+        ),
         "hits" as (
           select c."id" as "contentId",
             (s."metaVector" @@ "q"."q") as "metaMatch",
@@ -88,21 +142,24 @@ export function createSearchRepo(db: Kysely<DB>) {
             ts_rank(s."metaVector", "q"."q")
               + case when ${allowed} then ${BODY_WEIGHT} * ts_rank(s."documentVector", "q"."q") else 0 end
               as "score"
-          from "content_search" s
+          from "cand" s
           join "content" c on c."id" = s."contentId"
           cross join "q"
           where c."status" = 'published' and c."publishedAt" is not null ${sectionSql(q.section)}
-            and (s."metaVector" @@ "q"."q" or (${allowed} and s."documentVector" @@ "q"."q"))
+            and (s."metaVector" @@ "q"."q" or ${allowed})
         )
-        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total"
+        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total",
+          (select count(*) from "cand") as "candidates"
         from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`
       : sql<HitRow>`
-        with "m" as (
-          select "rowid" as "docId", -bm25("content_search_meta_fts", ${BM25_META}) as "score"
-          from "content_search_meta_fts" where "content_search_meta_fts" match ${toFts5Query(q.words)}
-        ), "f" as (
+        with "f" as materialized (
           select "rowid" as "docId", -bm25("content_search_fts", ${BM25_ALL}) as "score"
-          from "content_search_fts" where "content_search_fts" match ${toFts5Query(q.words)}
+          from "content_search_fts" where "content_search_fts" match ${match}
+          order by "rowid" desc limit ${SEARCH_MAX_CANDIDATES}
+        ), "m" as materialized (
+          select "rowid" as "docId", -bm25("content_search_meta_fts", ${BM25_META}) as "score"
+          from "content_search_meta_fts" where "content_search_meta_fts" match ${match}
+            and "rowid" >= (select min("docId") from "f")
         ), "hits" as (
           select c."id" as "contentId",
             ("m"."docId" is not null) as "metaMatch",
@@ -110,13 +167,16 @@ export function createSearchRepo(db: Kysely<DB>) {
             coalesce("m"."score", 0)
               + case when ${allowed} then ${BODY_WEIGHT} * "f"."score" else 0 end as "score"
           from "f"
-          join "content_search" s on s."docId" = "f"."docId"
-          join "content" c on c."id" = s."contentId"
+          -- cross join: SQLite keeps this order (the candidates outside, by primary key inside)
+          -- instead of walking a content index over every published row.
+          cross join "content_search" s on s."docId" = "f"."docId"
+          cross join "content" c on c."id" = s."contentId"
           left join "m" on "m"."docId" = "f"."docId"
           where c."status" = 'published' and c."publishedAt" is not null ${sectionSql(q.section)}
             and ("m"."docId" is not null or ${allowed})
         )
-        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total"
+        select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total",
+          (select count(*) from "f") as "candidates"
         from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`;
     const { rows } = await query.execute(db);
     return {
@@ -127,6 +187,8 @@ export function createSearchRepo(db: Kysely<DB>) {
         score: Number(r.score),
       })),
       total: rows[0] ? Number(rows[0].total) : q.offset === 0 ? 0 : null,
+      totalCapped: rows[0] ? Number(rows[0].candidates) >= SEARCH_MAX_CANDIDATES : false,
+      exact,
     };
   }
 
@@ -134,6 +196,7 @@ export function createSearchRepo(db: Kysely<DB>) {
   async function highlightMeta(
     words: readonly string[],
     contentIds: readonly string[],
+    exact = false,
   ): Promise<Map<string, HighlightedMeta>> {
     if (words.length === 0 || contentIds.length === 0) return new Map();
     const ids = sql.join([...contentIds]);
@@ -153,7 +216,8 @@ export function createSearchRepo(db: Kysely<DB>) {
           highlight("content_search_fts", 2, ${HIT_START}, ${HIT_END}) as "tags"
         from "content_search_fts"
         join "content_search" s on s."docId" = "content_search_fts"."rowid"
-        where "content_search_fts" match ${toFts5Query(words)} and s."contentId" in (${ids})`;
+        where "content_search_fts" match ${toFts5Query(words, !exact)} and ${docRange(ids)}
+          and s."contentId" in (${ids})`;
     const { rows } = await query.execute(db);
     return new Map(rows.map((r) => [r.contentId, { title: r.title, excerpt: r.excerpt, tags: r.tags }]));
   }
@@ -165,6 +229,7 @@ export function createSearchRepo(db: Kysely<DB>) {
   async function bodySnippets(
     words: readonly string[],
     readableContentIds: readonly string[],
+    exact = false,
   ): Promise<Map<string, string>> {
     if (words.length === 0 || readableContentIds.length === 0) return new Map();
     const ids = sql.join([...readableContentIds]);
@@ -179,8 +244,8 @@ export function createSearchRepo(db: Kysely<DB>) {
           snippet("content_search_fts", 3, ${HIT_START}, ${HIT_END}, '…', ${SNIPPET_TOKENS}) as "body"
         from "content_search_fts"
         join "content_search" s on s."docId" = "content_search_fts"."rowid"
-        where "content_search_fts" match ${toFts5Query(words)} and s."contentId" in (${ids})
-          and s."body" <> ''`;
+        where "content_search_fts" match ${toFts5Query(words, !exact)} and ${docRange(ids)}
+          and s."contentId" in (${ids}) and s."body" <> ''`;
     const { rows } = await query.execute(db);
     return new Map(rows.map((r) => [r.contentId, r.body]));
   }

@@ -13,12 +13,14 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
 import { BadInputError, NotFoundError } from "../../errors.ts";
 import { type Actor, requireReadScope } from "../actor.ts";
 import { addSearch, normaliseSearchQuery } from "../analytics/analytics-recorder.ts";
-import { type Content, createContentRepo } from "../content/content.repo.ts";
+import { audienceKey, createAudienceCache } from "../content/audience-cache.ts";
+import { type ContentSummaryRow, createContentRepo } from "../content/content.repo.ts";
 import type { ContentSummary } from "../content/content.types.ts";
-import { createSearchRepo } from "./search.repo.ts";
+import { createSearchRepo, SEARCH_MAX_CANDIDATES } from "./search.repo.ts";
 import type { SearchIndexer } from "./search-indexer.ts";
 import { hasHit, parseSearchQuery, type SnippetPart, splitHighlighted } from "./search-query.ts";
 
@@ -26,8 +28,11 @@ export type { SnippetPart } from "./search-query.ts";
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 50;
-/** Results past this position are not paged to (refine the term instead). */
-export const SEARCH_MAX_OFFSET = 1000;
+/**
+ * Results past this position are not paged to (refine the term instead): only the first
+ * `SEARCH_MAX_CANDIDATES` matches are ranked (search.repo.ts, decision 022).
+ */
+export const SEARCH_MAX_OFFSET = SEARCH_MAX_CANDIDATES;
 
 export type SearchField = "title" | "excerpt" | "tags" | "body";
 
@@ -56,8 +61,13 @@ export interface SearchResults {
   /** The term as searched (trimmed and cut). */
   query: string;
   items: SearchResultItem[];
-  /** Number of results in all pages (null past the last page). */
+  /**
+   * Number of results in all pages (null past the last page). Counted among the first
+   * `SEARCH_MAX_CANDIDATES` matches only: when `totalCapped` is true there are at least that many.
+   */
   total: number | null;
+  /** True when `total` stopped at the cap (show "1,000+"); refine the term to see the rest. */
+  totalCapped: boolean;
   nextCursor: string | null;
 }
 
@@ -66,6 +76,8 @@ export const SEARCH_DISABLED_MESSAGE = "Search is turned off on this site.";
 
 export interface SearchService {
   search(actor: Actor, query: SearchQuery): Promise<SearchResults>;
+  /** Writes the search counts not yet written (analytics are written in batches). */
+  flushCounts?(): Promise<void>;
 }
 
 const offsetCursorSchema = z.strictObject({ o: z.number().int().min(0).max(SEARCH_MAX_OFFSET) });
@@ -74,14 +86,26 @@ export interface SearchServiceDeps {
   db: Kysely<DB>;
   indexer: SearchIndexer;
   /** Summaries with the lock flag, as the content service builds them for lists. */
-  summarize(actor: Actor, items: readonly Content[]): Promise<ContentSummary[]>;
+  summarize(actor: Actor, items: readonly ContentSummaryRow[]): Promise<ContentSummary[]>;
   /** The live `search` feature flag (system settings); off: every search is NOT_FOUND. Default on. */
   enabled?: () => boolean;
   /** The clock (epoch ms) of the search analytics' day. Default Date.now. */
   now?: () => number;
   /** Where a failed analytics write is reported (it never fails the search). */
   logger?: Pick<Logger, "warn">;
+  /** Content writes from any process (the polled content revision): cached results are dropped. */
+  changes?: { subscribe(listener: () => void): () => void };
 }
+
+/** Cached result pages (per audience, words, section and page; decision 022). */
+const RESULT_CACHE_LIMIT = 2_000;
+/**
+ * Longest a cached result page is reused: another process's index write follows its content write
+ * (and revision) closely, and this bounds the window in which a page read between the two lives.
+ */
+const RESULT_CACHE_TTL_MS = 5_000;
+/** How long counted searches wait to be written together (analytics, not access: may lag). */
+export const ANALYTICS_FLUSH_MS = 200;
 
 /** A page size in 1..50 (default 20); anything else is a BadInputError. */
 function pageSize(limit: number | undefined): number {
@@ -95,16 +119,57 @@ function pageSize(limit: number | undefined): number {
 export function createSearchService(deps: SearchServiceDeps) {
   const repo = createSearchRepo(deps.db);
   const content = createContentRepo(deps.db);
+  const now = deps.now ?? Date.now;
 
-  /** Counts a search in the daily analytics; resolves (never rejects) once written or failed. */
-  async function countSearch(text: string, found: number): Promise<void> {
+  /**
+   * Result pages shared by the readers of one audience (./content/audience-cache.ts): what a search
+   * finds, ranks and shows depends on the reader's tier and roles only, and no result carries
+   * anything bound to one reader. Dropped when content or the index changes.
+   */
+  const results = createAudienceCache<Omit<SearchResults, "query">>({
+    max: RESULT_CACHE_LIMIT,
+    ttlMs: RESULT_CACHE_TTL_MS,
+    now,
+  });
+  deps.changes?.subscribe(() => results.clear());
+  deps.indexer.subscribe?.(() => results.clear());
+
+  /**
+   * Searches counted but not yet written: one transaction every `ANALYTICS_FLUSH_MS` writes them
+   * all (SQLite commits are synchronous and durable, so one per search would stall every request).
+   * A search answers without waiting for its count; `flushCounts` writes what is pending (on close).
+   */
+  let pendingCounts: Array<{ day: string; query: string; found: number }> = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  function flushCounts(): Promise<void> {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    const batch = pendingCounts;
+    pendingCounts = [];
+    if (batch.length === 0) return flushing;
+    flushing = flushing.then(async () => {
+      try {
+        await inTransaction(deps.db, async (trx) => {
+          for (const count of batch) await addSearch(trx, count.day, count.query, count.found);
+        });
+      } catch (error) {
+        deps.logger?.warn({ err: error }, "search analytics: counting searches failed");
+      }
+    });
+    return flushing;
+  }
+
+  /** Counts a search in the daily analytics (written with the next batch; never fails the search). */
+  function countSearch(text: string, found: number): void {
     const normal = normaliseSearchQuery(text);
     if (normal === null) return;
-    const day = new Date((deps.now ?? Date.now)()).toISOString().slice(0, 10);
-    try {
-      await addSearch(deps.db, day, normal, found);
-    } catch (error) {
-      deps.logger?.warn({ err: error }, "search analytics: counting a search failed");
+    const day = new Date(now()).toISOString().slice(0, 10);
+    pendingCounts.push({ day, query: normal, found });
+    if (!flushTimer) {
+      flushTimer = setTimeout(() => void flushCounts(), ANALYTICS_FLUSH_MS);
+      flushTimer.unref?.();
     }
   }
 
@@ -114,27 +179,38 @@ export function createSearchService(deps: SearchServiceDeps) {
     const limit = pageSize(query.limit);
     const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
     const parsed = parseSearchQuery(query.q);
-    const empty: SearchResults = { query: parsed.text, items: [], total: 0, nextCursor: null };
-    if (parsed.words.length === 0) return empty;
+    if (parsed.words.length === 0) {
+      return { query: parsed.text, items: [], total: 0, totalCapped: false, nextCursor: null };
+    }
+    const key = JSON.stringify([audienceKey(actor), parsed.words, query.section, limit, offset]);
+    const found = await results.get(key, () => findPage(actor, parsed.words, query.section, limit, offset));
+    // Analytics: the first page of a search counts it (later pages are the same search).
+    if (offset === 0) countSearch(parsed.text, found.total ?? 0);
+    return { query: parsed.text, ...found };
+  }
 
+  /** One page of results for the actor (uncached). */
+  async function findPage(
+    actor: Actor,
+    words: string[],
+    section: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<Omit<SearchResults, "query">> {
     const access = actor.access;
-    const { hits, total } = await repo.search({
-      words: parsed.words,
-      section: query.section,
+    const { hits, total, totalCapped, exact } = await repo.search({
+      words,
+      section,
       access: { tier: access.tier, roles: access.roles },
       limit: limit + 1,
       offset,
     });
-    // Analytics: the first page of a search counts it (later pages are the same search). One
-    // upsert that runs beside the rest of the work; a failure is logged, never the search's.
-    const counted = offset === 0 ? countSearch(parsed.text, total ?? 0) : null;
     const page = hits.slice(0, limit);
-    if (page.length === 0) {
-      await counted;
-      return { ...empty, total };
-    }
+    if (page.length === 0) return { items: [], total, totalCapped, nextCursor: null };
 
-    const rows = new Map((await content.getManyByIds(page.map((h) => h.contentId))).map((c) => [c.id, c]));
+    const rows = new Map(
+      (await content.getSummariesByIds(page.map((h) => h.contentId))).map((c) => [c.id, c]),
+    );
     const published = page.flatMap((h) => {
       const item = rows.get(h.contentId);
       return item && item.status === "published" ? [{ hit: h, item }] : [];
@@ -143,7 +219,7 @@ export function createSearchService(deps: SearchServiceDeps) {
       actor,
       published.map((p) => p.item),
     );
-    const results = published.flatMap(({ hit }, i) => {
+    const readable = published.flatMap(({ hit }, i) => {
       const summary = summaries[i]!;
       // Both readings of the rule must allow the body (the SQL one ranked and found the item).
       const bodyReadable = hit.bodyAllowed && !summary.locked;
@@ -151,16 +227,17 @@ export function createSearchService(deps: SearchServiceDeps) {
       return [{ hit, summary, bodyReadable }];
     });
 
-    const ids = results.map((r) => r.summary.id);
+    const ids = readable.map((r) => r.summary.id);
     const [meta, bodies] = await Promise.all([
-      repo.highlightMeta(parsed.words, ids),
+      repo.highlightMeta(words, ids, exact),
       repo.bodySnippets(
-        parsed.words,
-        results.filter((r) => r.bodyReadable).map((r) => r.summary.id),
+        words,
+        readable.filter((r) => r.bodyReadable).map((r) => r.summary.id),
+        exact,
       ),
     ]);
 
-    const items: SearchResultItem[] = results.map(({ summary, bodyReadable }) => {
+    const items: SearchResultItem[] = readable.map(({ summary, bodyReadable }) => {
       const marked = meta.get(summary.id);
       const titleParts = marked ? splitHighlighted(marked.title) : [{ text: summary.title, hit: false }];
       const excerptParts = marked
@@ -183,11 +260,10 @@ export function createSearchService(deps: SearchServiceDeps) {
     });
 
     const nextOffset = offset + limit;
-    await counted;
     return {
-      query: parsed.text,
       items,
       total,
+      totalCapped,
       nextCursor:
         hits.length > limit && nextOffset <= SEARCH_MAX_OFFSET ? encodeCursor({ o: nextOffset }) : null,
     };
@@ -195,6 +271,8 @@ export function createSearchService(deps: SearchServiceDeps) {
 
   return {
     search,
+    /** Writes the searches counted but not yet written (the runtime calls it on close). */
+    flushCounts,
     /** (Re)indexes one item (after a write that bypassed the content repository's hooks). */
     index: (contentId: string) => deps.indexer.index(contentId),
     remove: (contentId: string) => deps.indexer.remove(contentId),

@@ -11,6 +11,8 @@
  *   `retry-after` throws RateLimitedError and blocks every request until the reset; a success with
  *   no requests left blocks the next ones the same way. Blocked calls never reach the network.
  */
+
+import { type CacheStats, createBoundedCache, stringBytes } from "../../../bounded-cache.ts";
 import { NotFoundError, RateLimitedError, SourceUnavailableError } from "./errors.ts";
 
 export interface GitHubClientOptions {
@@ -24,6 +26,8 @@ export interface GitHubClientOptions {
   timeoutMs?: number;
   /** Kept ETag responses (default 500). */
   maxCachedResponses?: number;
+  /** Estimated bytes of the kept responses together (default 16 MiB). */
+  maxCachedBytes?: number;
 }
 
 export interface GitHubResponse<T> {
@@ -35,6 +39,8 @@ export interface GitHubResponse<T> {
 }
 
 interface Kept {
+  /** Estimated bytes (the JSON text's, as the parsed value is about as large). */
+  bytes: number;
   etag: string;
   data: unknown;
   next: string | null;
@@ -47,6 +53,8 @@ export interface GitHubClient {
   getAll<T>(path: string, maxPages?: number): Promise<T[]>;
   /** When requests are blocked until (epoch ms), or null. */
   blockedUntil(): number | null;
+  /** The kept responses' figures (/super-admin/infrastructure). */
+  cacheStats?(): CacheStats;
 }
 
 function nextLink(header: string | null): string | null {
@@ -63,8 +71,11 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxKept = options.maxCachedResponses ?? 500;
-  const kept = new Map<string, Kept>();
+  const kept = createBoundedCache<string, Kept>({
+    maxEntries: options.maxCachedResponses ?? 500,
+    maxBytes: options.maxCachedBytes ?? 16 * 1024 * 1024,
+    sizeOf: (entry, key) => entry.bytes + stringBytes(key),
+  });
   let blocked: number | null = null;
 
   function urlFor(pathOrUrl: string): URL {
@@ -125,8 +136,6 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
 
     if (response.status === 304 && cached) {
       await response.body?.cancel();
-      kept.delete(key);
-      kept.set(key, cached);
       return { data: cached.data as T, notModified: true, next: cached.next };
     }
     if (response.status === 404) {
@@ -138,23 +147,23 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
       throw new SourceUnavailableError(`GitHub answered ${response.status}`, { status: response.status });
     }
     let data: T;
+    let bytes = 0;
     try {
-      data = (await response.json()) as T;
+      const text = await response.text();
+      bytes = stringBytes(text);
+      data = JSON.parse(text) as T;
     } catch (error) {
       throw new SourceUnavailableError("GitHub sent a response that is not JSON", { cause: error });
     }
     const next = nextLink(response.headers.get("link"));
     const etag = response.headers.get("etag");
-    if (etag) {
-      kept.delete(key);
-      kept.set(key, { etag, data, next });
-      while (kept.size > maxKept) kept.delete(kept.keys().next().value as string);
-    }
+    if (etag) kept.set(key, { bytes, etag, data, next });
     return { data, notModified: false, next };
   }
 
   return {
     get,
+    cacheStats: () => kept.stats(),
     async getAll<T>(path: string, maxPages = 5): Promise<T[]> {
       const out: T[] = [];
       let next: string | null = path;

@@ -1,6 +1,8 @@
 /**
  * Repository sources: which source reads a github_repository row.
  */
+
+import type { CacheStats } from "../../../bounded-cache.ts";
 import { BadInputError } from "../../../errors.ts";
 import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from "./github-client.ts";
 import { createGitHubSource } from "./github-source.ts";
@@ -25,6 +27,8 @@ export interface SourceRow {
 
 export interface RepositorySources {
   forRepository(row: SourceRow): RepositorySource;
+  /** The GitHub client's kept responses (/super-admin/infrastructure), when it reports them. */
+  githubCacheStats?(): CacheStats | null;
 }
 
 export interface RepositorySourcesOptions {
@@ -48,6 +52,7 @@ export function createRepositorySources(options: RepositorySourcesOptions): Repo
     return source;
   }
   return {
+    githubCacheStats: () => github.cacheStats?.() ?? null,
     forRepository(row) {
       if (row.sourceType === "local") {
         const localPath = row.localPath;

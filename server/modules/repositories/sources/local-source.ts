@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import git, { type TreeEntry as GitTreeEntry } from "isomorphic-git";
+import type { TreeEntry as GitTreeEntry } from "isomorphic-git";
 import { NotFoundError, SourceUnavailableError } from "./errors.ts";
 import { describeFile, dominantLanguage, isReadmeName } from "./file-types.ts";
 import { resolveSymlinkTarget, safeBranchName, safeDirectory, safeRepositoryPath } from "./paths.ts";
@@ -21,6 +21,13 @@ import {
   sortEntries,
   type TreeEntry,
 } from "./types.ts";
+
+/** isomorphic-git, imported when a local repository is first read (not at start). */
+let gitModule: Promise<typeof import("isomorphic-git").default> | null = null;
+const loadGit = () => {
+  gitModule ??= import("isomorphic-git").then((module) => module.default);
+  return gitModule;
+};
 
 export interface LocalSourceOptions {
   /** The folder local repositories must live in (DATA_DIR/repositories). */
@@ -94,7 +101,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
     const name = safeBranchName(branch);
     const dir = await gitdir();
     try {
-      return await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${name}` });
+      return await (await loadGit()).resolveRef({ fs, gitdir: dir, ref: `refs/heads/${name}` });
     } catch {
       throw new NotFoundError("branch", name);
     }
@@ -104,7 +111,13 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
   async function readTreeAt(commit: string, dir: string): Promise<{ oid: string; entries: GitTreeEntry[] }> {
     const gd = await gitdir();
     try {
-      const result = await git.readTree({ fs, gitdir: gd, oid: commit, filepath: dir || undefined, cache });
+      const result = await (await loadGit()).readTree({
+        fs,
+        gitdir: gd,
+        oid: commit,
+        filepath: dir || undefined,
+        cache,
+      });
       return { oid: result.oid, entries: result.tree };
     } catch {
       throw new NotFoundError("path", dir);
@@ -112,7 +125,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
   }
 
   async function blobBytes(oid: string): Promise<Uint8Array> {
-    const { blob } = await git.readBlob({ fs, gitdir: await gitdir(), oid, cache });
+    const { blob } = await (await loadGit()).readBlob({ fs, gitdir: await gitdir(), oid, cache });
     sizes.set(oid, blob.length);
     return blob;
   }
@@ -175,9 +188,9 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
 
   async function defaultBranch(): Promise<string> {
     const gd = await gitdir();
-    const head = await git.currentBranch({ fs, gitdir: gd, test: true }).catch(() => undefined);
+    const head = await (await loadGit()).currentBranch({ fs, gitdir: gd, test: true }).catch(() => undefined);
     if (head) return head;
-    const names = await git.listBranches({ fs, gitdir: gd });
+    const names = await (await loadGit()).listBranches({ fs, gitdir: gd });
     const fallback = ["main", "master"].find((n) => names.includes(n)) ?? names.sort()[0];
     if (!fallback) throw new SourceUnavailableError("local repository has no branches");
     return fallback;
@@ -224,11 +237,11 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
 
     async listBranches(): Promise<BranchInfo[]> {
       const gd = await gitdir();
-      const names = (await git.listBranches({ fs, gitdir: gd })).sort();
+      const names = (await (await loadGit()).listBranches({ fs, gitdir: gd })).sort();
       const out: BranchInfo[] = [];
       for (const name of names) {
-        const sha = await git.resolveRef({ fs, gitdir: gd, ref: `refs/heads/${name}` });
-        const { commit } = await git.readCommit({ fs, gitdir: gd, oid: sha, cache });
+        const sha = await (await loadGit()).resolveRef({ fs, gitdir: gd, ref: `refs/heads/${name}` });
+        const { commit } = await (await loadGit()).readCommit({ fs, gitdir: gd, oid: sha, cache });
         out.push({ name, sha, lastCommit: commitInfo(sha, commit) });
       }
       return out;
@@ -255,7 +268,7 @@ export function createLocalSource(options: LocalSourceOptions): RepositorySource
 
     async listCommits(branch: string, limit = 20): Promise<CommitInfo[]> {
       const commit = await commitOf(branch);
-      const entries = await git.log({
+      const entries = await (await loadGit()).log({
         fs,
         gitdir: await gitdir(),
         ref: commit,
