@@ -445,6 +445,28 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         pingDatabase: () => database.ping(),
       }),
     };
+    // The per-audience read caches (content lists and items, search results): never per user.
+    const audienceFigures =
+      (stats: () => { hits: number; misses: number; size: number; max: number }) => () => {
+        const figures = stats();
+        const { hits, misses } = figures;
+        return { entries: figures.size, maxEntries: figures.max, bytes: null, maxBytes: null, hits, misses };
+      };
+    processMetrics.registerCache(
+      "content-lists",
+      "Content list pages per audience",
+      audienceFigures(() => content.cacheStats().lists),
+    );
+    processMetrics.registerCache(
+      "content-items",
+      "Content items per audience",
+      audienceFigures(() => content.cacheStats().items),
+    );
+    processMetrics.registerCache(
+      "search-results",
+      "Search result pages per audience",
+      audienceFigures(() => services.search.cacheStats?.() ?? { hits: 0, misses: 0, size: 0, max: 0 }),
+    );
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
       await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR });

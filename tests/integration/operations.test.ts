@@ -189,13 +189,28 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
     });
 
     it("reports each in-memory cache against its bounds, on the API and on the page", async () => {
-      for (const page of ["/", "/pricing", "/"]) await fetch(`${server.url}${page}`);
+      for (const page of ["/", "/pricing", "/", "/api/content?limit=7", "/api/content?limit=7"]) {
+        await fetch(`${server.url}${page}`);
+      }
       const view = (await (await asOwner(`${BASE}/infrastructure`)).json()) as InfrastructureView;
       const me = view.processes.find((p) => p.current)!;
       const byName = new Map(me.caches.map((c) => [c.name, c]));
       expect([...byName.keys()]).toEqual(
-        expect.arrayContaining(["page-cache", "comment-html", "shiki-languages", "github-responses"]),
+        expect.arrayContaining([
+          "page-cache",
+          "comment-html",
+          "shiki-languages",
+          "github-responses",
+          "identity",
+          "content-lists",
+          "content-items",
+          "search-results",
+        ]),
       );
+      const lists = byName.get("content-lists")!;
+      expect(lists.entries).toBeGreaterThanOrEqual(1);
+      expect(lists.entries).toBeLessThanOrEqual(lists.maxEntries);
+      expect(lists.hits).toBeGreaterThanOrEqual(1);
       const pages = byName.get("page-cache")!;
       expect(pages.entries).toBeGreaterThanOrEqual(1);
       expect(pages.entries).toBeLessThanOrEqual(pages.maxEntries);

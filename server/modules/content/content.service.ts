@@ -623,6 +623,9 @@ export function createContentService(deps: ContentServiceDeps) {
   return {
     sections: () => [...SECTIONS],
 
+    /** The per-audience read caches' figures (/super-admin/infrastructure). */
+    cacheStats: () => ({ lists: listCache.stats(), items: itemCache.stats() }),
+
     /** Summaries of items read elsewhere (search results): the list shape, with the lock flag. */
     summarize: summarizeAll,
 

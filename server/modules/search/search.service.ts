@@ -78,6 +78,8 @@ export interface SearchService {
   search(actor: Actor, query: SearchQuery): Promise<SearchResults>;
   /** Writes the search counts not yet written (analytics are written in batches). */
   flushCounts?(): Promise<void>;
+  /** The per-audience result cache's figures (absent in test doubles). */
+  cacheStats?(): { hits: number; misses: number; size: number; max: number };
 }
 
 const offsetCursorSchema = z.strictObject({ o: z.number().int().min(0).max(SEARCH_MAX_OFFSET) });
@@ -271,6 +273,8 @@ export function createSearchService(deps: SearchServiceDeps) {
 
   return {
     search,
+    /** The per-audience result cache's figures (/super-admin/infrastructure). */
+    cacheStats: () => results.stats(),
     /** Writes the searches counted but not yet written (the runtime calls it on close). */
     flushCounts,
     /** (Re)indexes one item (after a write that bypassed the content repository's hooks). */
