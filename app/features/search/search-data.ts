@@ -7,6 +7,8 @@ export interface SearchPageData {
   items: SearchResultItem[];
   /** Results in all pages (null when unknown: past the last page). */
   total: number | null;
+  /** True when the search stopped counting at its candidate limit: `total` is a lower bound. */
+  totalCapped?: boolean;
   nextCursor: string | null;
   /** The cursor of this page (null on the first). */
   cursor: string | null;

@@ -26,9 +26,11 @@ export function Highlighted({ parts }: { parts: SnippetPart[] }) {
   );
 }
 
-export function resultCountText(total: number | null, shown: number): string {
+/** "12 results"; "500+ results" when the search stopped counting at its candidate limit. */
+export function resultCountText(total: number | null, shown: number, capped = false): string {
   const n = total ?? shown;
-  return `${n} ${n === 1 ? "result" : "results"}`;
+  if (capped) return `${n.toLocaleString("en-US")}+ results`;
+  return `${n.toLocaleString("en-US")} ${n === 1 ? "result" : "results"}`;
 }
 
 /** Why a locked result is locked, and where to go: sign in, upgrade, or a role it needs. */
@@ -109,7 +111,7 @@ function ResultItem({ item }: { item: SearchResultItem }) {
 
 /** The search results screen: heading with the term and count, results, empty state, paging. */
 export function SearchResults({ data, path }: { data: SearchPageData; path: string }) {
-  const { query, items, total, nextCursor, cursor, error } = data;
+  const { query, items, total, totalCapped, nextCursor, cursor, error } = data;
   return (
     <section aria-labelledby="search-title" className="space-y-6">
       <header>
@@ -124,7 +126,7 @@ export function SearchResults({ data, path }: { data: SearchPageData; path: stri
         </h1>
         {query && !error ? (
           <p className="mt-1 text-sm text-ink-muted" role="status">
-            {resultCountText(total, items.length)}
+            {resultCountText(total, items.length, totalCapped)}
           </p>
         ) : null}
       </header>
