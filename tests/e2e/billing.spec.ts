@@ -73,7 +73,7 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await expect(page.getByText("Premium Content")).toHaveCount(0);
 
     await page.goto("/subscription");
-    await expect(page.getByText("Pro", { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole("main").getByText("Pro", { exact: true }).first()).toBeVisible();
     await expect(page.getByText(/renews on/)).toBeVisible();
     await expect(page.getByRole("cell", { name: /takes no payments/ })).toBeVisible();
     await screenshot(page, "subscription-pro-1280");
@@ -100,7 +100,8 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
       await page.goto("/subscription");
       await expect(page.getByText("Choose a plan", { exact: true })).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 15_000 });
-    await expect(page.getByText("Free", { exact: true }).first()).toBeVisible();
+    // The current plan card (the shell's status pills also name the tier, one of them hidden).
+    await expect(page.getByRole("main").getByText("Free", { exact: true }).first()).toBeVisible();
     await page.goto(returnTo);
     await expect(page.getByText("Premium Content")).toBeVisible();
   } finally {
