@@ -29,6 +29,8 @@ export interface GraphQLServerContext {
   rateLimit?: {
     charge(units: RateUnits): Promise<RateVerdict>;
     verdict?: RateVerdict;
+    /** What was charged for the operation, and its kind (the visitors' API cache reads both). */
+    charged?: RateUnits & { operation: "query" | "mutation" | "subscription" };
   };
 }
 

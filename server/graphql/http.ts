@@ -16,6 +16,13 @@
  */
 import type { Hono } from "hono";
 import { canWriteContent } from "../../core/index.ts";
+import {
+  type ApiCache,
+  graphqlCacheable,
+  graphqlCacheKey,
+  storeVisitorQuery,
+  visitorHeaders,
+} from "../http/api-fast-path.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
 import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
@@ -43,8 +50,14 @@ const errorResponse = (status: number, code: string, message: string, headers: R
 const GRAPHIQL_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'";
 
-// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
-export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {
+export function registerGraphQL(
+  // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+  app: Hono<any>,
+  runtime: Runtime,
+  mode: GraphQLMode,
+  /** The visitors' API cache (decision 025): visitors' queries are stored in it when given. */
+  apiCache?: ApiCache,
+): void {
   let loading: Promise<{
     yoga: GraphQLYoga;
     mutationRefusal: typeof import("./yoga.ts").mutationRefusal;
@@ -85,6 +98,17 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
       }
       body = read;
     }
+    // A visitor's small JSON query may be stored for the node-level fast path (api-fast-path.ts).
+    const cacheKey =
+      apiCache &&
+      body &&
+      c.req.method === "POST" &&
+      new URL(c.req.url).search === "" &&
+      visitorHeaders((name) => c.req.header(name)) &&
+      graphqlCacheable(c.req.header("content-type"), body.byteLength)
+        ? graphqlCacheKey(c.req.header("accept"), body)
+        : null;
+    const renderedAt = apiCache?.generation ?? 0;
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
     if (!resolved.ok) {
       return errorResponse(resolved.status, resolved.code, resolved.message, {
@@ -143,6 +167,25 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     }
     if (mode !== "production" && (headers.get("content-type") ?? "").includes("text/html")) {
       headers.set("content-security-policy", GRAPHIQL_CSP);
+    }
+    const charged = serverContext.rateLimit?.charged;
+    if (
+      apiCache &&
+      cacheKey &&
+      resolved.credential.kind === "visitor" &&
+      verdict?.ok &&
+      charged?.operation === "query" &&
+      !charged.write &&
+      !charged.comment &&
+      !headers.has("set-cookie")
+    ) {
+      return storeVisitorQuery(
+        apiCache,
+        cacheKey,
+        new Response(response.body, { status: response.status, headers }),
+        renderedAt,
+        charged.graphqlCost ?? 0,
+      );
     }
     return new Response(response.body, { status: response.status, headers });
   });

@@ -80,11 +80,9 @@ const costPlugin: Plugin = {
     const rateLimit = (args.contextValue as unknown as GraphQLContext).rateLimit;
     if (!rateLimit) return;
     const comments = mutationFields.filter((name) => COMMENT_MUTATIONS.has(name)).length;
-    const verdict = await rateLimit.charge({
-      graphqlCost: cost,
-      write: mutationFields.length,
-      comment: comments,
-    });
+    const units = { graphqlCost: cost, write: mutationFields.length, comment: comments };
+    rateLimit.charged = { ...units, operation: operation.operation };
+    const verdict = await rateLimit.charge(units);
     rateLimit.verdict = verdict;
     if (!verdict.ok) {
       const error = gqlError("RATE_LIMITED", rateLimitMessage(verdict));
