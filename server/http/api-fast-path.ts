@@ -67,9 +67,14 @@ export function graphqlCacheKey(accept: string | null | undefined, body: Uint8Ar
 
 /**
  * The visitors' API cache: JSON answers, 30 s each, 2,000 entries and 16 MiB at most (every
- * coding counted), dropped on every content revision; listed on /super-admin/infrastructure.
+ * coding counted), dropped on every content revision and on this process's content writes;
+ * listed on /super-admin/infrastructure.
  */
-export function createVisitorApiCache(runtime: Pick<Runtime, "env" | "contentChanges" | "processMetrics">) {
+export function createVisitorApiCache(
+  runtime: Pick<Runtime, "env" | "contentChanges" | "processMetrics"> & {
+    services: { contentModels: Pick<Runtime["services"]["contentModels"], "localWrites"> };
+  },
+) {
   const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
   // JSON runs no scripts: the replayed policy allows none inline (no nonce).
   const replay = securityHeaders("", { https });
@@ -82,7 +87,9 @@ export function createVisitorApiCache(runtime: Pick<Runtime, "env" | "contentCha
     contentType: /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i,
     replayHeaders: () => replay,
   });
+  // Any process's content change (the polled revision), and this process's writes at once.
   runtime.contentChanges.subscribe(() => cache.invalidate());
+  runtime.services.contentModels.localWrites.subscribe(() => cache.invalidate());
   runtime.processMetrics.registerCache(
     "api-cache",
     "Visitors' content API and GraphQL answers (JSON, every coding)",
