@@ -68,6 +68,7 @@ export async function startServer(
         rateLimits: runtime.rateLimits,
         countRequest: () => runtime.processMetrics.countRequest(),
         trustProxy: env.TRUST_PROXY === "1",
+        logger: runtime.logger,
       })
     : () => false;
   const server = serve({

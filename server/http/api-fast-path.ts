@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
+import type { Logger } from "pino";
 import { normaliseIp } from "../auth/client-ip.ts";
 import type { RateUnits, RateVerdict } from "../modules/rate-limits/rate-limits.ts";
 import type { Runtime } from "../runtime.ts";
@@ -105,6 +106,7 @@ export interface ApiFastPathDeps {
   rateLimits: { charge(caller: { user: null; address: string }, units: RateUnits): Promise<RateVerdict> };
   countRequest: () => void;
   trustProxy: boolean;
+  logger: Pick<Logger, "info">;
 }
 
 /** The client address as the app finds it (`clientAddress` in app.ts), normalised like the rate limits. */
@@ -208,7 +210,13 @@ export function cachedApiResponder(
       size += chunk.byteLength;
       chunks.push(chunk);
     });
-    req.once("error", () => res.destroy());
+    // A client that goes away mid-body is logged as the app logs it (`client-abort.ts`).
+    req.once("error", () => {});
+    req.once("close", () => {
+      if (req.complete) return;
+      deps.logger.info({ path: "/graphql", method: "POST" }, "request aborted by the client");
+      res.destroy();
+    });
     req.once("end", () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       const entry = size === declared ? cache.get(graphqlCacheKey(headers.accept, body)) : null;
