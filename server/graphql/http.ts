@@ -25,6 +25,7 @@ import {
 } from "../http/api-fast-path.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
+import { CONTENT_KEY_LISTS } from "../modules/content/content.service.ts";
 import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
@@ -32,6 +33,22 @@ import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
 import type { GraphQLMode, GraphQLYoga } from "./yoga.ts";
 
 const MULTIPART = /^multipart\/form-data\b/i;
+
+/**
+ * The root fields a visitor's stored query may ask for: published content, its categories and
+ * items (each dropped with the content revision), and the API version. Comments, repositories,
+ * media and accounts change without a content revision, so queries reaching them are never stored.
+ */
+const CONTENT_QUERY_FIELDS = new Set<string>([
+  "apiVersion",
+  "getContent",
+  "listContents",
+  ...Object.keys(CONTENT_KEY_LISTS),
+  "getContentCategory",
+  "listContentCategories",
+  "getContentItem",
+  "listContentItems",
+]);
 const MiB = 1024 * 1024;
 
 const errorResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
@@ -175,6 +192,7 @@ export function registerGraphQL(
       resolved.credential.kind === "visitor" &&
       verdict?.ok &&
       charged?.operation === "query" &&
+      charged.rootFields.every((field) => CONTENT_QUERY_FIELDS.has(field)) &&
       !charged.write &&
       !charged.comment &&
       !headers.has("set-cookie")
