@@ -8,13 +8,15 @@ import { stripeConfigProblem } from "./modules/billing/stripe-config.ts";
  * and what it expects (see `loadEnv`).
  */
 /** A rate limit (units per minute, decision 014): a whole number from 1. */
-const perMinute = (fallback: number) =>
+const perMinute = (fallback: number, max = 1_000_000) =>
   z.coerce
     .number({ message: "expected a whole number of requests per minute" })
     .int("expected a whole number of requests per minute")
     .min(1, "expected at least 1 per minute")
-    .max(1_000_000, "expected at most 1000000 per minute")
+    .max(max, `expected at most ${max} per minute`)
     .default(fallback);
+/** GraphQL cost is counted in objects (one query may cost hundreds), so its bound is higher. */
+const COST_PER_MINUTE_MAX = 100_000_000;
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -97,8 +99,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_WRITES_PER_USER: perMinute(60),
   RATE_LIMIT_WRITES_PER_ADDRESS: perMinute(300),
   RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
-  RATE_LIMIT_GRAPHQL_COST_PER_USER: perMinute(3000),
-  RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS: perMinute(6000),
+  RATE_LIMIT_GRAPHQL_COST_PER_USER: perMinute(3000, COST_PER_MINUTE_MAX),
+  RATE_LIMIT_GRAPHQL_COST_PER_ADDRESS: perMinute(6000, COST_PER_MINUTE_MAX),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

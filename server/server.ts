@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import type { Env } from "./env.ts";
+import { cachedApiResponder, createVisitorApiCache } from "./http/api-fast-path.ts";
 import { createHttpApp, createVisitorPageCache } from "./http/app.ts";
 import { cachedPageResponder } from "./http/page-fast-path.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.ts";
@@ -46,16 +47,29 @@ export async function startServer(
   const runtime = await createRuntime(env, options);
   const mode = env.NODE_ENV === "development" ? "development" : "production";
   const pageCache = mode === "production" ? createVisitorPageCache(runtime) : undefined;
+  const api = mode === "production" ? createVisitorApiCache(runtime) : undefined;
   const app = createHttpApp({
     runtime,
     build,
     clientDir: path.relative(process.cwd(), path.join(buildDir, "client")) || ".",
     mode,
     pageCache,
+    apiCache: api?.cache,
   });
   // Visitors' cached pages are answered before the Hono app (server/http/page-fast-path.ts).
   const cachedPage = pageCache
     ? cachedPageResponder(pageCache, () => runtime.processMetrics.countRequest())
+    : () => false;
+  // Visitors' content reads and GraphQL queries likewise (server/http/api-fast-path.ts).
+  const cachedApi = api
+    ? cachedApiResponder({
+        cache: api.cache,
+        replay: api.replay,
+        rateLimits: runtime.rateLimits,
+        countRequest: () => runtime.processMetrics.countRequest(),
+        trustProxy: env.TRUST_PROXY === "1",
+        logger: runtime.logger,
+      })
     : () => false;
   const server = serve({
     fetch: app.fetch,
@@ -64,7 +78,10 @@ export async function startServer(
       listener: (req: IncomingMessage, res: ServerResponse) => void,
     ) =>
       createServer(serverOptions, (req, res) => {
-        if (!cachedPage(req, res)) listener(req, res);
+        const target = req.url ?? "";
+        if (target.startsWith("/api/") || target === "/graphql") {
+          if (!cachedApi(req, res, listener)) listener(req, res);
+        } else if (!cachedPage(req, res)) listener(req, res);
       })) as typeof createServer,
     // Keep the platform's Request/Response: libraries (Shiki's WASM loader) rely on them.
     overrideGlobalObjects: false,

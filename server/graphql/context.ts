@@ -29,6 +29,11 @@ export interface GraphQLServerContext {
   rateLimit?: {
     charge(units: RateUnits): Promise<RateVerdict>;
     verdict?: RateVerdict;
+    /**
+     * What was charged for the operation, its kind and its root fields ("*" for a fragment at the
+     * root): the visitors' API cache reads them (decision 025).
+     */
+    charged?: RateUnits & { operation: "query" | "mutation" | "subscription"; rootFields: string[] };
   };
 }
 

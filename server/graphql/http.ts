@@ -16,8 +16,16 @@
  */
 import type { Hono } from "hono";
 import { canWriteContent } from "../../core/index.ts";
+import {
+  type ApiCache,
+  graphqlCacheable,
+  graphqlCacheKey,
+  storeVisitorQuery,
+  visitorHeaders,
+} from "../http/api-fast-path.ts";
 import { RATE_CALLER, type RateCaller, rateLimitHeaders } from "../http/rate-limit.ts";
 import { allowedOrigins, readLimited, requestOrigin } from "../http/toolkit.ts";
+import { CONTENT_KEY_LISTS } from "../modules/content/content.service.ts";
 import { UPLOAD_LIMITS } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLServerContext, GraphQLServices } from "./context.ts";
@@ -25,6 +33,22 @@ import { API_VERSION, GRAPHQL_LIMITS } from "./limits.ts";
 import type { GraphQLMode, GraphQLYoga } from "./yoga.ts";
 
 const MULTIPART = /^multipart\/form-data\b/i;
+
+/**
+ * The root fields a visitor's stored query may ask for: published content, its categories and
+ * items (each dropped with the content revision), and the API version. Comments, repositories,
+ * media and accounts change without a content revision, so queries reaching them are never stored.
+ */
+const CONTENT_QUERY_FIELDS = new Set<string>([
+  "apiVersion",
+  "getContent",
+  "listContents",
+  ...Object.keys(CONTENT_KEY_LISTS),
+  "getContentCategory",
+  "listContentCategories",
+  "getContentItem",
+  "listContentItems",
+]);
 const MiB = 1024 * 1024;
 
 const errorResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
@@ -43,8 +67,14 @@ const errorResponse = (status: number, code: string, message: string, headers: R
 const GRAPHIQL_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'";
 
-// biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
-export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLMode): void {
+export function registerGraphQL(
+  // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
+  app: Hono<any>,
+  runtime: Runtime,
+  mode: GraphQLMode,
+  /** The visitors' API cache (decision 025): visitors' queries are stored in it when given. */
+  apiCache?: ApiCache,
+): void {
   let loading: Promise<{
     yoga: GraphQLYoga;
     mutationRefusal: typeof import("./yoga.ts").mutationRefusal;
@@ -85,6 +115,17 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
       }
       body = read;
     }
+    // A visitor's small JSON query may be stored for the node-level fast path (api-fast-path.ts).
+    const cacheKey =
+      apiCache &&
+      body &&
+      c.req.method === "POST" &&
+      new URL(c.req.url).search === "" &&
+      visitorHeaders((name) => c.req.header(name)) &&
+      graphqlCacheable(c.req.header("content-type"), body.byteLength)
+        ? graphqlCacheKey(c.req.header("accept"), body)
+        : null;
+    const renderedAt = apiCache?.generation ?? 0;
     const resolved = await runtime.identity.resolveActor(c.req.raw.headers);
     if (!resolved.ok) {
       return errorResponse(resolved.status, resolved.code, resolved.message, {
@@ -143,6 +184,26 @@ export function registerGraphQL(app: Hono<any>, runtime: Runtime, mode: GraphQLM
     }
     if (mode !== "production" && (headers.get("content-type") ?? "").includes("text/html")) {
       headers.set("content-security-policy", GRAPHIQL_CSP);
+    }
+    const charged = serverContext.rateLimit?.charged;
+    if (
+      apiCache &&
+      cacheKey &&
+      resolved.credential.kind === "visitor" &&
+      verdict?.ok &&
+      charged?.operation === "query" &&
+      charged.rootFields.every((field) => CONTENT_QUERY_FIELDS.has(field)) &&
+      !charged.write &&
+      !charged.comment &&
+      !headers.has("set-cookie")
+    ) {
+      return storeVisitorQuery(
+        apiCache,
+        cacheKey,
+        new Response(response.body, { status: response.status, headers }),
+        renderedAt,
+        charged.graphqlCost ?? 0,
+      );
     }
     return new Response(response.body, { status: response.status, headers });
   });

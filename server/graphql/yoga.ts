@@ -5,7 +5,7 @@
  * at all, and the CSRF check for cookie sessions) and `extensions.apiVersion` on every response.
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { type ExecutionResult, getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
+import { type ExecutionResult, getOperationAST, Kind, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type GraphiQLOptions, type Plugin } from "graphql-yoga";
 import type { Logger } from "pino";
 import { rateLimitMessage } from "../modules/rate-limits/rate-limits.ts";
@@ -80,11 +80,13 @@ const costPlugin: Plugin = {
     const rateLimit = (args.contextValue as unknown as GraphQLContext).rateLimit;
     if (!rateLimit) return;
     const comments = mutationFields.filter((name) => COMMENT_MUTATIONS.has(name)).length;
-    const verdict = await rateLimit.charge({
-      graphqlCost: cost,
-      write: mutationFields.length,
-      comment: comments,
-    });
+    const units = { graphqlCost: cost, write: mutationFields.length, comment: comments };
+    rateLimit.charged = {
+      ...units,
+      operation: operation.operation,
+      rootFields: operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : "*")),
+    };
+    const verdict = await rateLimit.charge(units);
     rateLimit.verdict = verdict;
     if (!verdict.ok) {
       const error = gqlError("RATE_LIMITED", rateLimitMessage(verdict));

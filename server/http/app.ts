@@ -13,6 +13,7 @@ import { registerAdminRepositoriesApi } from "./admin-repositories-api.ts";
 import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
 import { registerAdminUsersApi } from "./admin-users-api.ts";
 import { registerAnalyticsApi } from "./analytics-api.ts";
+import { type ApiCache, storeVisitorContentReads } from "./api-fast-path.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { registerBookmarksApi } from "./bookmarks-api.ts";
@@ -97,6 +98,11 @@ export interface HttpAppOptions {
    * `node:http` fast path answers from. Created here when omitted.
    */
   pageCache?: PageCache;
+  /**
+   * The visitors' API cache (`createVisitorApiCache`, decision 025) the server's fast path answers
+   * from; without it (development, tests of the app alone) API answers are not stored.
+   */
+  apiCache?: ApiCache;
 }
 
 /**
@@ -174,6 +180,13 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   // Rate limits per user and address on the APIs, page data and page actions (decision 014).
   app.use("*", rateLimitMiddleware(runtime));
+
+  // Visitors' content reads are stored for the server's fast path (server/http/api-fast-path.ts).
+  if (options.apiCache) {
+    const store = storeVisitorContentReads(options.apiCache);
+    app.use("/api/content", store);
+    app.use("/api/content/:idOrSlug", store);
+  }
 
   app.get("/api/health", async (c) => {
     const health = await runtime.services.diagnostics.health();
@@ -326,7 +339,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerMediaApi(app, runtime); // /api/media*: uploads and the studio's media library
   registerObjectsApi(app, runtime);
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
-  registerGraphQL(app, runtime, options.mode); // POST /graphql (GraphiQL on GET outside production)
+  registerGraphQL(app, runtime, options.mode, options.apiCache); // POST /graphql (GraphiQL on GET outside production)
 
   app.all("/api/*", (c) => fail(c, 404, "NOT_FOUND", `No API at ${c.req.path}`));
 

@@ -41,6 +41,8 @@ export interface CachedPage {
   scriptHashes: string[];
   variants: Record<ContentCoding, PageVariant>;
   expiresAt: number;
+  /** GraphQL cost units the app charged when it answered (the API cache charges them on a hit). */
+  graphqlCost?: number;
 }
 
 export interface PageCacheOptions {
@@ -56,6 +58,8 @@ export interface PageCacheOptions {
    * `scriptSources` instead of a nonce). `frameSelf`: the page asked to be framed by our pages.
    */
   replayHeaders?: (scriptSources: string[], frameSelf: boolean) => Record<string, string>;
+  /** Which Content-Types are stored (HTML by default; the API cache stores JSON). */
+  contentType?: RegExp;
 }
 
 /** One answer from a cached page: status, flat header list and body (null for 304 or HEAD). */
@@ -121,6 +125,11 @@ const PER_RESPONSE = new Set([
   "etag",
   "vary",
   "x-cache",
+  "ratelimit-limit",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+  "retry-after",
+  "x-request-id",
 ]);
 
 /** The flat header lists of one coding of a stored page. */
@@ -148,6 +157,7 @@ export function createPageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 512 * 1024;
   const replayHeaders = options.replayHeaders ?? ((): Record<string, string> => ({}));
   const maxTotalBytes = options.maxTotalBytes ?? 48 * 1024 * 1024;
+  const contentType = options.contentType ?? /^text\/html/;
   const entries = new Map<string, CachedPage>();
   let totalBytes = 0;
   const sizeOf = (page: CachedPage) => {
@@ -202,7 +212,7 @@ export function createPageCache(options: PageCacheOptions) {
       return hit;
     },
     /**
-     * Stores a rendered 200 HTML response with its compressed variants and final headers;
+     * Stores a rendered 200 HTML (or `contentType`) response with its compressed variants and final headers;
      * `page` is null when it is not cacheable, or when the cache was invalidated since
      * `renderedAt` (the generation read before rendering): that page may be stale.
      * `nonce` is the render's CSP nonce: only inline scripts carrying it are hashed for replay.
@@ -212,12 +222,13 @@ export function createPageCache(options: PageCacheOptions) {
       response: Response,
       renderedAt: number,
       nonce: string,
+      extra: { graphqlCost?: number } = {},
     ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer>; page: CachedPage | null }> {
       const body = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get("content-type") ?? "";
       const cacheable =
         response.status === 200 &&
-        type.startsWith("text/html") &&
+        contentType.test(type) &&
         !response.headers.has("set-cookie") &&
         !response.headers.has("content-encoding") &&
         body.byteLength <= maxBytes &&
@@ -258,6 +269,7 @@ export function createPageCache(options: PageCacheOptions) {
           gzip: compress ? variantOf(base, etag, "gzip", gzip) : identity,
         },
         expiresAt: now() + options.ttlMs,
+        ...(extra.graphqlCost !== undefined ? { graphqlCost: extra.graphqlCost } : {}),
       };
       remove(key);
       const size = sizeOf(page);

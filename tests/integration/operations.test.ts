@@ -192,6 +192,11 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
       for (const page of ["/", "/pricing", "/", "/api/content?limit=7", "/api/content?limit=7"]) {
         await fetch(`${server.url}${page}`);
       }
+      // A visitor's second read comes from the visitors' API cache; a signed-in reader's from the
+      // per-audience list cache.
+      for (let i = 0; i < 2; i++) {
+        await fetch(`${server.url}/api/content?limit=7`, { headers: { cookie: cookies.owner! } });
+      }
       const view = (await (await asOwner(`${BASE}/infrastructure`)).json()) as InfrastructureView;
       const me = view.processes.find((p) => p.current)!;
       const byName = new Map(me.caches.map((c) => [c.name, c]));
@@ -205,8 +210,13 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
           "content-lists",
           "content-items",
           "search-results",
+          "api-cache",
         ]),
       );
+      const api = byName.get("api-cache")!;
+      expect(api.hits).toBeGreaterThanOrEqual(1);
+      expect(api.entries).toBeLessThanOrEqual(api.maxEntries);
+      expect(api.bytes!).toBeLessThanOrEqual(api.maxBytes!);
       const lists = byName.get("content-lists")!;
       expect(lists.entries).toBeGreaterThanOrEqual(1);
       expect(lists.entries).toBeLessThanOrEqual(lists.maxEntries);

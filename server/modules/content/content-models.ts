@@ -21,6 +21,8 @@ export interface ContentModelServices {
   studio: ContentStudioService;
   /** /admin/content: featured order, categories, collections (platform administrators). */
   admin: ContentAdminService;
+  /** Every content write of this process, at once (other processes' reach `runtime.contentChanges`). */
+  localWrites: { subscribe(listener: () => void): () => void };
 }
 
 export function createContentModelServices(given: ContentServiceDeps): ContentModelServices {
@@ -57,5 +59,6 @@ export function createContentModelServices(given: ContentServiceDeps): ContentMo
     }),
     categories: createContentCategoryService(deps),
     items: createContentItemService(deps),
+    localWrites: deps.localWrites!,
   };
 }
