@@ -317,16 +317,27 @@ async function measure(
 
 /**
  * SCALE_REUSE=<name>: every size gets its own database that is kept and reused by later runs
- * (SQLite: <tmpdir>/lumen-scale-<name>/scale-<size>.db; PostgreSQL: schema scale_<name>_<size>),
+ * (SQLite: <tmpdir>/lumen-scale-<name>/scale_<name>_<size>.db; PostgreSQL: database
+ * scale_<name>_<size> beside the one in the URL),
  * so a change to the queries can be measured again without generating a million items again. A
  * database that already holds the size is not loaded again; remove it by hand when done.
  */
 const reuse = process.env.SCALE_REUSE?.replace(/[^a-z0-9_]/gi, "");
 
 async function openDatabase(dialect: "sqlite" | "postgres", dir: string, schema: string): Promise<Database> {
+  if (dialect === "postgres" && reuse) {
+    // A database of its own: Kysely's migrator finds its tables in any schema of a database.
+    const admin = createDatabase(pgUrl!);
+    const { rows } = await sql`select 1 from pg_database where datname = ${schema}`.execute(admin.db);
+    if (rows.length === 0) await sql`create database ${sql.id(schema)}`.execute(admin.db);
+    await admin.close();
+    const url = new URL(pgUrl!);
+    url.pathname = `/${schema}`;
+    return createDatabase(url.toString());
+  }
   if (dialect === "postgres") {
     const admin = createDatabase(pgUrl!);
-    await sql`create schema if not exists ${sql.id(schema)}`.execute(admin.db);
+    await sql`create schema ${sql.id(schema)}`.execute(admin.db);
     await admin.close();
     return createDatabase(pgUrl!, { searchPath: schema });
   }

@@ -38,7 +38,7 @@ export interface SearchPageQuery {
 
 /**
  * The most matches a search looks at (decision 022): the newest this many documents matching every
- * word (SQLite: by document id, i.e. newest indexed; PostgreSQL: the first the GIN index yields) are
+ * word, by document id (`docId`, the order documents were first indexed, on both dialects) are
  * ranked, filtered by the reader's access and counted. It bounds the work of any term at any size
  * of the library: results past the 500th are not paged to (refine the term instead).
  */
@@ -126,13 +126,17 @@ export function createSearchRepo(db: Kysely<DB>) {
     const exact = q.exact ?? (!pg && (await typedWordsFillCandidates(q.words)));
     const match = toFts5Query(q.words, !exact);
     const allowed = readableBy(q.access, pg ? "postgres" : "sqlite", "c");
+    const tsQuery = pg ? toTsQuery(q.words) : "";
     const query = pg
       ? sql<HitRow>`
-        with "q" as (select to_tsquery('english', ${toTsQuery(q.words)}) as "q"),
-        "cand" as (
+        with "q" as (select to_tsquery('english', ${tsQuery}) as "q"),
+        "cand" as materialized (
+          -- The query inline, not from "q": the planner reads its words' statistics and walks
+          -- "docId" backwards for common words (stopping at the cap), the GIN index for rare ones.
           select s."contentId", s."metaVector", s."documentVector"
-          from "content_search" s cross join "q"
-          where s."documentVector" @@ "q"."q"
+          from "content_search" s
+          where s."documentVector" @@ to_tsquery('english', ${tsQuery})
+          order by s."docId" desc
           limit ${SEARCH_MAX_CANDIDATES}
         ),
         "hits" as (
