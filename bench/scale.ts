@@ -100,6 +100,8 @@ for (let n = 0; VOCAB.length < 255; n++) {
 VOCAB.push("quillwort");
 const COMMON = "prompt";
 const RARE = "quillwort";
+/** Twelve common words (the most a search takes): matches are few, each word's list is long. */
+const TWELVE_WORDS = REAL_WORDS.slice(0, 12).join(" ");
 const SECTIONS = ["ai-education", "workforce-tools", "resources", "ai-news", "documentation"];
 const TIERS = ["Free", "Free", "Free", "Free", "Free", "Basic", "Basic", "Basic", "Pro", "Enterprise"];
 
@@ -302,6 +304,8 @@ async function measure(
       async () => (await search.search(pro, { q: `${COMMON} agent` })).total,
     ],
     [`search "${RARE}" (visitor)`, async () => (await search.search(visitor, { q: RARE })).total],
+    ['search "promp" (a word being typed)', async () => (await search.search(visitor, { q: "promp" })).total],
+    [`search twelve words (Pro reader)`, async () => (await search.search(pro, { q: TWELVE_WORDS })).total],
     [
       'search "nothingmatches" (visitor)',
       async () => (await search.search(visitor, { q: "nothingmatches" })).total,
