@@ -15,7 +15,7 @@
  * SCALE_KEEP=1 (keep the SQLite database and print where), SCALE_DIALECTS (default "sqlite", plus
  * "postgres" with `--pg` or TEST_DATABASE_URL; e.g. SCALE_DIALECTS=postgres for PostgreSQL only).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Kysely, sql } from "kysely";
@@ -100,6 +100,8 @@ for (let n = 0; VOCAB.length < 255; n++) {
 VOCAB.push("quillwort");
 const COMMON = "prompt";
 const RARE = "quillwort";
+/** Twelve common words (the most a search takes): matches are few, each word's list is long. */
+const TWELVE_WORDS = REAL_WORDS.slice(0, 12).join(" ");
 const SECTIONS = ["ai-education", "workforce-tools", "resources", "ai-news", "documentation"];
 const TIERS = ["Free", "Free", "Free", "Free", "Free", "Basic", "Basic", "Basic", "Pro", "Enterprise"];
 
@@ -302,6 +304,8 @@ async function measure(
       async () => (await search.search(pro, { q: `${COMMON} agent` })).total,
     ],
     [`search "${RARE}" (visitor)`, async () => (await search.search(visitor, { q: RARE })).total],
+    ['search "promp" (a word being typed)', async () => (await search.search(visitor, { q: "promp" })).total],
+    [`search twelve words (Pro reader)`, async () => (await search.search(pro, { q: TWELVE_WORDS })).total],
     [
       'search "nothingmatches" (visitor)',
       async () => (await search.search(visitor, { q: "nothingmatches" })).total,
@@ -315,37 +319,91 @@ async function measure(
 
 // ---------------------------------------------------------------------------------------------
 
-async function runDialect(dialect: "sqlite" | "postgres"): Promise<Row[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "lumen-scale-"));
-  const schema = `scale_${process.pid}_${Date.now()}`;
-  let database: Database;
+/**
+ * SCALE_REUSE=<name>: every size gets its own database that is kept and reused by later runs
+ * (SQLite: <tmpdir>/lumen-scale-<name>/scale_<name>_<size>.db; PostgreSQL: database
+ * scale_<name>_<size> beside the one in the URL),
+ * so a change to the queries can be measured again without generating a million items again. A
+ * database that already holds the size is not loaded again; remove it by hand when done.
+ */
+const reuse = process.env.SCALE_REUSE?.replace(/[^a-z0-9_]/gi, "");
+
+async function openDatabase(dialect: "sqlite" | "postgres", dir: string, schema: string): Promise<Database> {
+  if (dialect === "postgres" && reuse) {
+    // A database of its own: Kysely's migrator finds its tables in any schema of a database.
+    const admin = createDatabase(pgUrl!);
+    const { rows } = await sql`select 1 from pg_database where datname = ${schema}`.execute(admin.db);
+    if (rows.length === 0) await sql`create database ${sql.id(schema)}`.execute(admin.db);
+    await admin.close();
+    const url = new URL(pgUrl!);
+    url.pathname = `/${schema}`;
+    return createDatabase(url.toString());
+  }
   if (dialect === "postgres") {
     const admin = createDatabase(pgUrl!);
     await sql`create schema ${sql.id(schema)}`.execute(admin.db);
     await admin.close();
-    database = createDatabase(pgUrl!, { searchPath: schema });
-  } else {
-    database = createDatabase(path.join(dir, "scale.db"));
+    return createDatabase(pgUrl!, { searchPath: schema });
   }
+  return createDatabase(path.join(dir, `${schema}.db`));
+}
+
+async function load(database: Database, dialect: "sqlite" | "postgres", have: number, size: number) {
+  const started = performance.now();
+  const add = () => addItems(database.db, dialect === "postgres", have, size);
+  if (dialect === "postgres" && size - have > 10_000) await withoutGin(database.db, add);
+  else await add();
+  await sql.raw(dialect === "postgres" ? "analyze" : "pragma optimize").execute(database.db);
+  console.log(
+    `${dialect}: ${size.toLocaleString("en")} items loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+async function countItems(database: Database): Promise<number> {
+  const row = await database.db
+    .selectFrom("content")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function runDialect(dialect: "sqlite" | "postgres"): Promise<Row[]> {
   const rows: Row[] = [];
+  const report = async (database: Database, dir: string, size: number) => {
+    const measured = await measure(database, path.join(dir, "objects"), dialect, size);
+    for (const r of measured) {
+      console.log(`  ${r.query}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (${r.runs} runs, found ${r.found})`);
+    }
+    rows.push(...measured);
+  };
+  if (reuse) {
+    const dir = path.join(tmpdir(), `lumen-scale-${reuse}`);
+    mkdirSync(dir, { recursive: true });
+    for (const size of sizes) {
+      const database = await openDatabase(dialect, dir, `scale_${reuse}_${size}`);
+      try {
+        await migrateToLatest(database.db);
+        const have = await countItems(database);
+        if (have > size) throw new Error(`${dialect} database for ${size} holds ${have} items`);
+        if (have < size) await load(database, dialect, have, size);
+        else console.log(`${dialect}: ${size.toLocaleString("en")} items reused`);
+        await report(database, dir, size);
+      } finally {
+        await database.close();
+      }
+    }
+    return rows;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "lumen-scale-"));
+  const schema = `scale_${process.pid}_${Date.now()}`;
+  const database = await openDatabase(dialect, dir, dialect === "postgres" ? schema : "scale");
   try {
     await migrateToLatest(database.db);
     let have = 0;
     for (const size of sizes) {
-      const started = performance.now();
-      const load = () => addItems(database.db, dialect === "postgres", have, size);
-      if (dialect === "postgres" && size - have > 10_000) await withoutGin(database.db, load);
-      else await load();
-      await sql.raw(dialect === "postgres" ? "analyze" : "pragma optimize").execute(database.db);
+      await load(database, dialect, have, size);
       have = size;
-      console.log(
-        `${dialect}: ${size.toLocaleString("en")} items loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      );
-      const measured = await measure(database, path.join(dir, "objects"), dialect, size);
-      for (const r of measured) {
-        console.log(`  ${r.query}: p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (${r.runs} runs, found ${r.found})`);
-      }
-      rows.push(...measured);
+      await report(database, dir, size);
     }
   } finally {
     if (dialect === "postgres") await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);

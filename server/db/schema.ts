@@ -417,11 +417,12 @@ export interface ContentCategoryTable {
 
 /**
  * The searchable text of each content item (migration 009): title, excerpt, tags joined, and the
- * body as plain text. SQLite adds `docId` (the rowid of the FTS5 index `content_search_fts`);
- * PostgreSQL adds the generated tsvectors `metaVector` and `documentVector` (read in raw SQL only).
+ * body as plain text, and `docId`, the order documents were first indexed (SQLite: the rowid of
+ * the FTS5 index `content_search_fts`; PostgreSQL: an identity, migration 039). PostgreSQL adds the
+ * generated tsvectors `metaVector` and `documentVector` (read in raw SQL only).
  */
 export interface ContentSearchTable {
-  /** SQLite only: the integer key the FTS5 index uses. */
+  /** The order documents were first indexed (SQLite: the integer key the FTS5 index uses). */
   docId: Generated<number>;
   contentId: string;
   title: string;

@@ -38,6 +38,7 @@ import { migration as m035 } from "./035-one-open-checkout.ts";
 import { migration as m036 } from "./036-content-list-index.ts";
 import { migration as m037 } from "./037-identity-revision.ts";
 import { migration as m038 } from "./038-process-caches.ts";
+import { migration as m039 } from "./039-search-newest.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   "036-content-list-index": m036,
   "037-identity-revision": m037,
   "038-process-caches": m038,
+  "039-search-newest": m039,
 };

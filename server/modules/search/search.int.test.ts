@@ -12,6 +12,7 @@ import type { Actor } from "../actor.ts";
 import { contentBodyKeyOf } from "../content/body-key.ts";
 import { type Content, createContentRepo, type NewContent } from "../content/content.repo.ts";
 import { createContentService } from "../content/content.service.ts";
+import { SEARCH_MAX_CANDIDATES } from "./search.repo.ts";
 import { createSearchService, type SearchResultItem } from "./search.service.ts";
 import { createSearchIndexer, type SearchIndexer } from "./search-indexer.ts";
 
@@ -325,6 +326,20 @@ describe.each(testDialects())("search on %s", (dialect) => {
     // SQLite keeps the code span's text as written; PostgreSQL's headline drops tag-like tokens.
     expect(text(found.snippet)).toContain(dialect === "sqlite" ? "<script>alert(3)</script>" : "alert(3)");
     expect(text(found.snippet)).not.toContain("onclick");
+  });
+
+  it("a word in more than the cap ranks the newest 500 matching documents only, on every dialect", async () => {
+    // The oldest match has the best title; the 500 newer ones fill the candidates before it.
+    const oldest = await make({ title: "Sphagnum sphagnum sphagnum", excerpt: "Sphagnum." });
+    const newer: Content[] = [];
+    for (let i = 0; i < SEARCH_MAX_CANDIDATES; i++) {
+      newer.push(await make({ title: `Bog notes ${i}`, excerpt: `A sphagnum mat, number ${i}.` }));
+    }
+    const result = await search.search(visitor, { q: "sphagnum", limit: 50 });
+    expect(result.total).toBe(SEARCH_MAX_CANDIDATES);
+    expect(result.totalCapped).toBe(true);
+    expect(ids(result.items)).not.toContain(oldest.id);
+    expect(newer.map((c) => c.id)).toEqual(expect.arrayContaining(ids(result.items)));
   });
 
   it("never fails on hostile input", async () => {

@@ -38,7 +38,7 @@ export interface SearchPageQuery {
 
 /**
  * The most matches a search looks at (decision 022): the newest this many documents matching every
- * word (SQLite: by document id, i.e. newest indexed; PostgreSQL: the first the GIN index yields) are
+ * word, by document id (`docId`, the order documents were first indexed, on both dialects) are
  * ranked, filtered by the reader's access and counted. It bounds the work of any term at any size
  * of the library: results past the 500th are not paged to (refine the term instead).
  */
@@ -59,9 +59,27 @@ export interface HighlightedMeta {
   tags: string;
 }
 
-/** bm25 weights of title, excerpt, tags (and body) in the two SQLite indexes. */
-const BM25_ALL = sql.raw("10.0, 4.0, 6.0, 1.0");
-const BM25_META = sql.raw("10.0, 4.0, 6.0");
+/**
+ * SQLite scores: per column, the occurrences of the words (t) saturated as bm25 does,
+ * t / (t + 1.2), times the column's weight (title 10, excerpt 4, tags 6, body 1). FTS5's bm25 is
+ * not used: it counts every document of the whole index that holds each word (its IDF) on every
+ * call, which grows with the library (decision 022, later); the occurrences are counted on the
+ * candidates only, from `highlight` (each occurrence starts with HIT_START).
+ */
+const TITLE_WEIGHT = sql.raw("10.0");
+const EXCERPT_WEIGHT = sql.raw("4.0");
+const TAGS_WEIGHT = sql.raw("6.0");
+const BODY_TERM_WEIGHT = sql.raw("1.0");
+const TF_K1 = sql.raw("1.2");
+/** A column's text with each occurrence marked by HIT_START alone. */
+const markedIn = (column: number) =>
+  sql`highlight("content_search_fts", ${sql.raw(String(column))}, ${HIT_START}, '')`;
+/** The occurrences marked in one of the candidates' columns (`f`). */
+const hitsIn = (column: string) =>
+  sql`(length(${sql.ref(column)}) - length(replace(${sql.ref(column)}, ${HIT_START}, '')))`;
+/** A column's share of the score: occurrences saturated, times the weight. */
+const termScore = (weight: RawBuilder<unknown>, column: string) =>
+  sql`${weight} * ${hitsIn(column)} / (${hitsIn(column)} + ${TF_K1})`;
 const SNIPPET_TOKENS = 24;
 /**
  * One scale for every result: the metadata score (title, excerpt, tags), plus this share of the
@@ -126,13 +144,17 @@ export function createSearchRepo(db: Kysely<DB>) {
     const exact = q.exact ?? (!pg && (await typedWordsFillCandidates(q.words)));
     const match = toFts5Query(q.words, !exact);
     const allowed = readableBy(q.access, pg ? "postgres" : "sqlite", "c");
+    const tsQuery = pg ? toTsQuery(q.words) : "";
     const query = pg
       ? sql<HitRow>`
-        with "q" as (select to_tsquery('english', ${toTsQuery(q.words)}) as "q"),
-        "cand" as (
+        with "q" as (select to_tsquery('english', ${tsQuery}) as "q"),
+        "cand" as materialized (
+          -- The query inline, not from "q": the planner reads its words' statistics and walks
+          -- "docId" backwards for common words (stopping at the cap), the GIN index for rare ones.
           select s."contentId", s."metaVector", s."documentVector"
-          from "content_search" s cross join "q"
-          where s."documentVector" @@ "q"."q"
+          from "content_search" s
+          where s."documentVector" @@ to_tsquery('english', ${tsQuery})
+          order by s."docId" desc
           limit ${SEARCH_MAX_CANDIDATES}
         ),
         "hits" as (
@@ -153,20 +175,27 @@ export function createSearchRepo(db: Kysely<DB>) {
         from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`
       : sql<HitRow>`
         with "f" as materialized (
-          select "rowid" as "docId", -bm25("content_search_fts", ${BM25_ALL}) as "score"
+          select "rowid" as "docId",
+            ${markedIn(0)} as "h0", ${markedIn(1)} as "h1", ${markedIn(2)} as "h2", ${markedIn(3)} as "h3"
           from "content_search_fts" where "content_search_fts" match ${match}
           order by "rowid" desc limit ${SEARCH_MAX_CANDIDATES}
+        ), "s" as (
+          select "docId",
+            ${termScore(TITLE_WEIGHT, "h0")} + ${termScore(EXCERPT_WEIGHT, "h1")}
+              + ${termScore(TAGS_WEIGHT, "h2")} as "meta",
+            ${termScore(BODY_TERM_WEIGHT, "h3")} as "body"
+          from "f"
         ), "m" as materialized (
-          select "rowid" as "docId", -bm25("content_search_meta_fts", ${BM25_META}) as "score"
+          select "rowid" as "docId"
           from "content_search_meta_fts" where "content_search_meta_fts" match ${match}
             and "rowid" >= (select min("docId") from "f")
         ), "hits" as (
           select c."id" as "contentId",
             ("m"."docId" is not null) as "metaMatch",
             ${allowed} as "bodyAllowed",
-            coalesce("m"."score", 0)
-              + case when ${allowed} then ${BODY_WEIGHT} * "f"."score" else 0 end as "score"
-          from "f"
+            case when "m"."docId" is not null then "f"."meta" else 0 end
+              + case when ${allowed} then ${BODY_WEIGHT} * ("f"."meta" + "f"."body") else 0 end as "score"
+          from "s" "f"
           -- cross join: SQLite keeps this order (the candidates outside, by primary key inside)
           -- instead of walking a content index over every published row.
           cross join "content_search" s on s."docId" = "f"."docId"
