@@ -88,12 +88,49 @@ const SNIPPET_TOKENS = 24;
  * metadata matches the ones the reader can open come first.
  */
 const BODY_WEIGHT = sql.raw("0.3");
+/** How long PostgreSQL may walk newest-first before the GIN plan answers instead (ms). */
+export const PG_WALK_TIMEOUT_MS = 200;
+/** PostgreSQL's "canceling statement due to statement timeout". */
+const PG_QUERY_CANCELED = "57014";
 
 const HEADLINE_ALL = `StartSel=${HIT_START}, StopSel=${HIT_END}, HighlightAll=true`;
 const HEADLINE_BODY = `StartSel=${HIT_START}, StopSel=${HIT_END}, MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
 
-export function createSearchRepo(db: Kysely<DB>) {
+export function createSearchRepo(db: Kysely<DB>, options: { walkTimeoutMs?: number } = {}) {
   const pg = dialectOf(db) === "postgres";
+  // 0: never walk, the GIN plan always answers.
+  const walkTimeoutMs = Math.max(0, Math.trunc(options.walkTimeoutMs ?? PG_WALK_TIMEOUT_MS));
+
+  /**
+   * PostgreSQL: the newest-first plan, bounded. The planner picks a backwards walk over "docId"
+   * from each word's own frequency; for words that are common apart but rare together (or common
+   * only in old documents) that walk can read the whole index. Past `walkTimeoutMs` the statement
+   * is cancelled and the candidates come from the GIN index instead (every match, then the newest
+   * 500: bounded by the number of matches). JIT compilation is off for these statements (it adds
+   * 10-30 ms to a plan that runs in a few).
+   */
+  async function pgCandidates(build: (walk: boolean) => RawBuilder<HitRow>) {
+    if (walkTimeoutMs === 0) {
+      return db.transaction().execute(async (trx) => {
+        await sql`select set_config('jit', 'off', true)`.execute(trx);
+        return build(false).execute(trx);
+      });
+    }
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await sql`select set_config('statement_timeout', ${String(walkTimeoutMs)}, true), set_config('jit', 'off', true)`.execute(
+          trx,
+        );
+        return build(true).execute(trx);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown })?.code !== PG_QUERY_CANCELED) throw error;
+      return db.transaction().execute(async (trx) => {
+        await sql`select set_config('jit', 'off', true)`.execute(trx);
+        return build(false).execute(trx);
+      });
+    }
+  }
 
   /**
    * SQLite: the documents' id range as a condition on the full-text table, so a highlight or
@@ -145,10 +182,11 @@ export function createSearchRepo(db: Kysely<DB>) {
     const match = toFts5Query(q.words, !exact);
     const allowed = readableBy(q.access, pg ? "postgres" : "sqlite", "c");
     const tsQuery = pg ? toTsQuery(q.words) : "";
-    const query = pg
-      ? sql<HitRow>`
+    const pgQuery = (walk: boolean) => sql<HitRow>`
         with "q" as (select to_tsquery('english', ${tsQuery}) as "q"),
-        "cand" as materialized (
+        ${
+          walk
+            ? sql`"cand" as materialized (
           -- The query inline, not from "q": the planner reads its words' statistics and walks
           -- "docId" backwards for common words (stopping at the cap), the GIN index for rare ones.
           select s."contentId", s."metaVector", s."documentVector"
@@ -156,7 +194,17 @@ export function createSearchRepo(db: Kysely<DB>) {
           where s."documentVector" @@ to_tsquery('english', ${tsQuery})
           order by s."docId" desc
           limit ${SEARCH_MAX_CANDIDATES}
+        ),`
+            : sql`"matches" as materialized (
+          -- Every match from the GIN index (bounded by the matches), then the newest of them.
+          select s."docId" from "content_search" s cross join "q" where s."documentVector" @@ "q"."q"
         ),
+        "cand" as materialized (
+          select s."contentId", s."metaVector", s."documentVector"
+          from (select "docId" from "matches" order by "docId" desc limit ${SEARCH_MAX_CANDIDATES}) m
+          join "content_search" s on s."docId" = m."docId"
+        ),`
+        }
         "hits" as (
           select c."id" as "contentId",
             (s."metaVector" @@ "q"."q") as "metaMatch",
@@ -172,7 +220,9 @@ export function createSearchRepo(db: Kysely<DB>) {
         )
         select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total",
           (select count(*) from "cand") as "candidates"
-        from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`
+        from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`;
+    const query = pg
+      ? null
       : sql<HitRow>`
         with "f" as materialized (
           select "rowid" as "docId",
@@ -207,7 +257,7 @@ export function createSearchRepo(db: Kysely<DB>) {
         select "contentId", "metaMatch", "bodyAllowed", "score", count(*) over () as "total",
           (select count(*) from "f") as "candidates"
         from "hits" order by "score" desc, "contentId" asc limit ${q.limit} offset ${q.offset}`;
-    const { rows } = await query.execute(db);
+    const { rows } = query ? await query.execute(db) : await pgCandidates(pgQuery);
     return {
       hits: rows.map((r) => ({
         contentId: r.contentId,
