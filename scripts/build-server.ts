@@ -29,10 +29,13 @@ const EXTERNAL = ["pg", "pg-native", "shiki", "@graphql-yoga/render-graphiql"];
 /**
  * V8's young generation grows to 128 MiB under load with Node's defaults (semi-spaces of 64 MiB)
  * and that memory stays with the process; 16 MiB semi-spaces keep it at 32 MiB at no measurable
- * cost in throughput (decision 024). Node reads heap sizes only at start: `npm run serve` passes
- * the flag; started without it (`node build/bundle/server.js`), the start file runs itself again
- * with it (same process id, `process.execve`, one more Node start of ~30 ms CPU), unless it was
- * given in NODE_OPTIONS, and runs as it is where `execve` is not available.
+ * cost in throughput (decision 024). A heap growing factor of 2 (V8 picks up to 4 under a high
+ * allocation rate) lets the old generation double its live size between full collections instead
+ * of quadrupling it: ~100 MB less after the bench's loads (decision 026). Node reads heap flags
+ * only at start: `npm run serve` passes them; started without them (`node build/bundle/server.js`),
+ * the start file runs itself again with them (same process id, `process.execve`, one more Node
+ * start of ~30 ms CPU), unless they were given in NODE_OPTIONS, and runs as it is where `execve`
+ * is not available.
  */
 const NODE_FLAGS = ["--max-semi-space-size=16", "--heap-growing-percent=100"];
 
