@@ -99,7 +99,42 @@ const gzipOptions = (effort: CompressionEffort): zlib.ZlibOptions => ({ level: e
 const brotliAsync = promisify(zlib.brotliCompress);
 const gzipAsync = promisify(zlib.gzip);
 
-/** One body in one coding (inline for small bodies, on the thread pool for large ones). */
+/**
+ * Thread-pool compressions running at once. Each holds its encoder's working memory (a brotli 6
+ * encoder allocates several MB outside the JavaScript heap) from its first chunk to its last, and
+ * the pool interleaves their chunks: fifty at once (a burst of visitors on an expired page) held
+ * several hundred MB together, which the allocator kept for the rest of the process's life. The
+ * rest wait their turn, first come first served; inline ones (small bodies) are not counted.
+ */
+export const MAX_PARALLEL_COMPRESSIONS = 2;
+let compressing = 0;
+const waitingToCompress: Array<() => void> = [];
+
+async function onThreadPool<T>(work: () => Promise<T>): Promise<T> {
+  if (compressing >= MAX_PARALLEL_COMPRESSIONS) {
+    await new Promise<void>((resolve) => waitingToCompress.push(resolve));
+  } else {
+    compressing += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // The turn passes straight to the next waiter (the count stays), or is given back.
+    const next = waitingToCompress.shift();
+    if (next) next();
+    else compressing -= 1;
+  }
+}
+
+/** Thread-pool compressions running and waiting (tests, diagnostics). */
+export function compressionQueue(): { running: number; waiting: number } {
+  return { running: compressing, waiting: waitingToCompress.length };
+}
+
+/**
+ * One body in one coding: inline for small bodies, on the thread pool for large ones, at most
+ * `MAX_PARALLEL_COMPRESSIONS` of those at a time.
+ */
 export async function compressBody(
   body: Uint8Array,
   coding: Exclude<ContentCoding, "identity">,
@@ -110,10 +145,10 @@ export async function compressBody(
     coding === "br"
       ? inline
         ? zlib.brotliCompressSync(body, brotliOptions(effort, body.byteLength))
-        : await brotliAsync(body, brotliOptions(effort, body.byteLength))
+        : await onThreadPool(() => brotliAsync(body, brotliOptions(effort, body.byteLength)))
       : inline
         ? zlib.gzipSync(body, gzipOptions(effort))
-        : await gzipAsync(body, gzipOptions(effort));
+        : await onThreadPool(() => gzipAsync(body, gzipOptions(effort)));
   return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
 }
 

@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   bodyEtag,
   compressBody,
+  compressionQueue,
   etagFor,
   ifNoneMatchMatches,
   isCompressible,
+  MAX_PARALLEL_COMPRESSIONS,
   negotiateEncoding,
   parseAcceptEncoding,
 } from "./compression.ts";
@@ -108,5 +110,26 @@ describe("compressBody", () => {
       expect(Buffer.from(zlib.brotliDecompressSync(br)).equals(Buffer.from(body))).toBe(true);
       expect(Buffer.from(zlib.gunzipSync(gz)).equals(Buffer.from(body))).toBe(true);
     }
+  });
+
+  it("runs at most MAX_PARALLEL_COMPRESSIONS large bodies at once and finishes every one", async () => {
+    const bodies = Array.from({ length: 8 }, (_, i) =>
+      new TextEncoder().encode(`<p>page ${i}</p>`.repeat(10_000)),
+    );
+    let most = 0;
+    const watch = setInterval(() => {
+      most = Math.max(most, compressionQueue().running);
+    }, 0);
+    const pending = bodies.map((body, i) => compressBody(body, i % 2 ? "gzip" : "br", "stored"));
+    most = Math.max(most, compressionQueue().running);
+    expect(compressionQueue().waiting).toBe(bodies.length - MAX_PARALLEL_COMPRESSIONS);
+    const out = await Promise.all(pending);
+    clearInterval(watch);
+    expect(most).toBe(MAX_PARALLEL_COMPRESSIONS);
+    expect(compressionQueue()).toEqual({ running: 0, waiting: 0 });
+    out.forEach((encoded, i) => {
+      const plain = i % 2 ? zlib.gunzipSync(encoded) : zlib.brotliDecompressSync(encoded);
+      expect(Buffer.from(plain).equals(Buffer.from(bodies[i]!))).toBe(true);
+    });
   });
 });

@@ -174,6 +174,12 @@ export function createPageCache(options: PageCacheOptions) {
     entries.delete(key);
     totalBytes -= sizeOf(page);
   };
+  /**
+   * Keys whose page is being compressed and stored. When many visitors miss the same page at once
+   * (it expired under load), one render stores it; the others answer with their own render
+   * instead of compressing the same page again (CPU, and several MB of encoder memory each).
+   */
+  const storing = new Set<string>();
   let generation = 0;
   let hits = 0;
   let misses = 0;
@@ -232,53 +238,15 @@ export function createPageCache(options: PageCacheOptions) {
         !response.headers.has("set-cookie") &&
         !response.headers.has("content-encoding") &&
         body.byteLength <= maxBytes &&
-        renderedAt === generation;
+        renderedAt === generation &&
+        !storing.has(key);
       if (!cacheable) return { stored: false, body, page: null };
-      const html = new TextDecoder().decode(body);
-      const headers: Array<[string, string]> = [];
-      response.headers.forEach((value, name) => {
-        if (!PER_RESPONSE.has(name.toLowerCase())) headers.push([name, value]);
-      });
-      const scriptHashes = inlineScriptHashes(html, nonce);
-      // Everything a rendered page gets from the app's middleware, for the replayed one.
-      const frameSelf = response.headers.get("x-frame-options") === "SAMEORIGIN";
-      const base: Array<[string, string]> = [...headers];
-      const present = new Set(headers.map(([name]) => name.toLowerCase()));
-      for (const [name, value] of Object.entries(replayHeaders(scriptHashes, frameSelf))) {
-        if (!present.has(name.toLowerCase())) base.push([name, value]);
+      storing.add(key);
+      try {
+        return await store(key, response, body, renderedAt, nonce, extra);
+      } finally {
+        storing.delete(key);
       }
-      const vary = response.headers.get("vary");
-      base.push(["Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding"]);
-      const etag = bodyEtag(body);
-      const compress = body.byteLength >= MIN_COMPRESS_BYTES;
-      const [br, gzip] = compress
-        ? await Promise.all([compressBody(body, "br", "stored"), compressBody(body, "gzip", "stored")])
-        : [body, body];
-      // Compression took a moment: a content change meanwhile makes this render stale.
-      if (renderedAt !== generation) return { stored: false, body, page: null };
-      const identity = variantOf(base, etag, "identity", body);
-      const page: CachedPage = {
-        status: response.status,
-        headers,
-        body,
-        etag,
-        scriptHashes,
-        variants: {
-          identity,
-          br: compress ? variantOf(base, etag, "br", br) : identity,
-          gzip: compress ? variantOf(base, etag, "gzip", gzip) : identity,
-        },
-        expiresAt: now() + options.ttlMs,
-        ...(extra.graphqlCost !== undefined ? { graphqlCost: extra.graphqlCost } : {}),
-      };
-      remove(key);
-      const size = sizeOf(page);
-      while (entries.size > 0 && (entries.size >= options.maxEntries || totalBytes + size > maxTotalBytes)) {
-        remove(entries.keys().next().value!);
-      }
-      entries.set(key, page);
-      totalBytes += size;
-      return { stored: true, body, page };
     },
     /** Drop everything (after a publish or any content change). */
     invalidate(): void {
@@ -294,6 +262,62 @@ export function createPageCache(options: PageCacheOptions) {
       return totalBytes;
     },
   };
+
+  /** `put`'s work once a page is found cacheable: its variants, then its place in the cache. */
+  async function store(
+    key: string,
+    response: Response,
+    body: Uint8Array<ArrayBuffer>,
+    renderedAt: number,
+    nonce: string,
+    extra: { graphqlCost?: number },
+  ): Promise<{ stored: boolean; body: Uint8Array<ArrayBuffer>; page: CachedPage | null }> {
+    const html = new TextDecoder().decode(body);
+    const headers: Array<[string, string]> = [];
+    response.headers.forEach((value, name) => {
+      if (!PER_RESPONSE.has(name.toLowerCase())) headers.push([name, value]);
+    });
+    const scriptHashes = inlineScriptHashes(html, nonce);
+    // Everything a rendered page gets from the app's middleware, for the replayed one.
+    const frameSelf = response.headers.get("x-frame-options") === "SAMEORIGIN";
+    const base: Array<[string, string]> = [...headers];
+    const present = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const [name, value] of Object.entries(replayHeaders(scriptHashes, frameSelf))) {
+      if (!present.has(name.toLowerCase())) base.push([name, value]);
+    }
+    const vary = response.headers.get("vary");
+    base.push(["Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding"]);
+    const etag = bodyEtag(body);
+    const compress = body.byteLength >= MIN_COMPRESS_BYTES;
+    const [br, gzip] = compress
+      ? await Promise.all([compressBody(body, "br", "stored"), compressBody(body, "gzip", "stored")])
+      : [body, body];
+    // Compression took a moment: a content change meanwhile makes this render stale.
+    if (renderedAt !== generation) return { stored: false, body, page: null };
+    const identity = variantOf(base, etag, "identity", body);
+    const page: CachedPage = {
+      status: response.status,
+      headers,
+      body,
+      etag,
+      scriptHashes,
+      variants: {
+        identity,
+        br: compress ? variantOf(base, etag, "br", br) : identity,
+        gzip: compress ? variantOf(base, etag, "gzip", gzip) : identity,
+      },
+      expiresAt: now() + options.ttlMs,
+      ...(extra.graphqlCost !== undefined ? { graphqlCost: extra.graphqlCost } : {}),
+    };
+    remove(key);
+    const size = sizeOf(page);
+    while (entries.size > 0 && (entries.size >= options.maxEntries || totalBytes + size > maxTotalBytes)) {
+      remove(entries.keys().next().value!);
+    }
+    entries.set(key, page);
+    totalBytes += size;
+    return { stored: true, body, page };
+  }
 }
 
 export type PageCache = ReturnType<typeof createPageCache>;

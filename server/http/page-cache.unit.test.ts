@@ -38,6 +38,24 @@ describe("inlineScriptHashes", () => {
 });
 
 describe("page cache", () => {
+  it("compresses a page once when many renders of it are stored at the same time", async () => {
+    const cache = createPageCache({ ttlMs: 1000, maxEntries: 10 });
+    const big = "<p>visitor page</p>".repeat(200);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => cache.put("/busy", html(big), cache.generation, "n1")),
+    );
+    expect(results.filter((r) => r.stored)).toHaveLength(1);
+    for (const r of results) {
+      // Every caller still gets its own render to answer with.
+      expect(new TextDecoder().decode(r.body)).toContain("visitor page");
+      if (!r.stored) expect(r.page).toBeNull();
+    }
+    expect(cache.get("/busy")?.variants.br.body.byteLength).toBeGreaterThan(0);
+    // Once stored, the next render stores again (a refresh), and another key is independent.
+    expect((await cache.put("/busy", html(big), cache.generation, "n1")).stored).toBe(true);
+    expect((await cache.put("/other", html(big), cache.generation, "n1")).stored).toBe(true);
+  });
+
   it("stores a 200 HTML page with its own scripts' hashes and without per-response headers", async () => {
     const cache = createPageCache({ ttlMs: 1000, maxEntries: 10 });
     const { stored, body } = await cache.put(

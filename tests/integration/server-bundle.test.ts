@@ -6,7 +6,7 @@
  * build, and the first GraphQL request, whose schema is built on demand. Each database.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -91,6 +91,19 @@ describe.each(DIALECTS)("server bundle (%s)", (dialect) => {
     });
     expect(output).toContain("Demo accounts");
   });
+
+  it.runIf(process.platform === "linux")(
+    "runs with its V8 heap flags and allocator setting, in the process it was started as",
+    () => {
+      // The start file re-executes itself (same process id) with what `npm run serve` passes.
+      const argv = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0");
+      expect(argv).toEqual(
+        expect.arrayContaining(["--max-semi-space-size=16", "--heap-growing-percent=100"]),
+      );
+      const env = readFileSync(`/proc/${child.pid}/environ`, "utf8").split("\0");
+      expect(env).toContain("MALLOC_ARENA_MAX=2");
+    },
+  );
 
   it("renders a seeded content page with its client assets", async () => {
     const list = (await (await fetch(`${base}/api/content?limit=20`)).json()) as {
