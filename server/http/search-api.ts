@@ -40,14 +40,19 @@ export function registerSearchApi(
     const actor = await contentReader(c, runtime);
     if (actor instanceof Response) return actor;
     try {
-      const result = await runtime.services.search.search(actor, {
+      const query = {
         q: parsed.data.q,
         section: parsed.data.section,
         limit: parsed.data.limit,
         cursor: parsed.data.cursor ?? null,
-      });
+      };
+      const { search } = runtime.services;
       c.header("Cache-Control", "private, no-store");
-      return c.json(result);
+      if (search.searchJson) {
+        // A cached page's JSON is made once for its audience, not per request.
+        return c.body(await search.searchJson(actor, query), 200, { "Content-Type": "application/json" });
+      }
+      return c.json(await search.search(actor, query));
     } catch (error) {
       return sendError(c, error, runtime.logger);
     }

@@ -123,6 +123,19 @@ describe.each(DIALECTS)("cached reads (%s)", (dialect) => {
     }
   });
 
+  it("a search page shared by one audience answers each request with its own term", async () => {
+    const word = PRO_ITEM.title.split(/\s+/).find((w) => w.length > 3)!;
+    const lower = await get(`/api/search?q=${encodeURIComponent(word.toLowerCase())}&limit=50`, "visitor");
+    const upper = await get(`/api/search?q=${encodeURIComponent(`  ${word.toUpperCase()} `)}&limit=50`, "visitor");
+    expect(lower.headers.get("content-type")).toMatch(/^application\/json/);
+    const [a, b] = [(await lower.json()) as SearchResults, (await upper.json()) as SearchResults];
+    expect(a.query).toBe(word.toLowerCase());
+    expect(b.query).toBe(word.toUpperCase());
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    expect(b.items).toEqual(a.items);
+    expect(a.items.length).toBeGreaterThan(0);
+  });
+
   it("an edit shows in the next list and item read (this process at once, others once polled)", async () => {
     const repo = createContentRepo(server.runtime.database.db);
     const before = await list("visitor", "limit=5");

@@ -76,6 +76,11 @@ export const SEARCH_DISABLED_MESSAGE = "Search is turned off on this site.";
 
 export interface SearchService {
   search(actor: Actor, query: SearchQuery): Promise<SearchResults>;
+  /**
+   * The same answer as `search`, as its JSON text: a cached page is serialised once and reused
+   * by every reader of its audience (absent in test doubles).
+   */
+  searchJson?(actor: Actor, query: SearchQuery): Promise<string>;
   /** Writes the search counts not yet written (analytics are written in batches). */
   flushCounts?(): Promise<void>;
   /** The per-audience result cache's figures (absent in test doubles). */
@@ -176,19 +181,42 @@ export function createSearchService(deps: SearchServiceDeps) {
   }
 
   async function search(actor: Actor, query: SearchQuery): Promise<SearchResults> {
+    const { text, found } = await searchPage(actor, query);
+    return { query: text, ...found };
+  }
+
+  /** Each cached page's JSON (without the term), made on first use: pages are shared and frozen. */
+  const pageJson = new WeakMap<object, string>();
+  async function searchJson(actor: Actor, query: SearchQuery): Promise<string> {
+    const { text, found } = await searchPage(actor, query);
+    let body = pageJson.get(found);
+    if (body === undefined) {
+      body = JSON.stringify(found);
+      pageJson.set(found, body);
+    }
+    // The key order of `search`'s answer: the term first, then the page's fields.
+    return body === "{}"
+      ? JSON.stringify({ query: text })
+      : `{"query":${JSON.stringify(text)},${body.slice(1)}`;
+  }
+
+  async function searchPage(
+    actor: Actor,
+    query: SearchQuery,
+  ): Promise<{ text: string; found: Omit<SearchResults, "query"> }> {
     if (deps.enabled && !deps.enabled()) throw new NotFoundError(SEARCH_DISABLED_MESSAGE);
     requireReadScope(actor, "content:read");
     const limit = pageSize(query.limit);
     const offset = query.cursor ? decodeCursor(offsetCursorSchema, query.cursor).o : 0;
     const parsed = parseSearchQuery(query.q);
     if (parsed.words.length === 0) {
-      return { query: parsed.text, items: [], total: 0, totalCapped: false, nextCursor: null };
+      return { text: parsed.text, found: { items: [], total: 0, totalCapped: false, nextCursor: null } };
     }
     const key = JSON.stringify([audienceKey(actor), parsed.words, query.section, limit, offset]);
     const found = await results.get(key, () => findPage(actor, parsed.words, query.section, limit, offset));
     // Analytics: the first page of a search counts it (later pages are the same search).
     if (offset === 0) countSearch(parsed.text, found.total ?? 0);
-    return { query: parsed.text, ...found };
+    return { text: parsed.text, found };
   }
 
   /** One page of results for the actor (uncached). */
@@ -273,6 +301,7 @@ export function createSearchService(deps: SearchServiceDeps) {
 
   return {
     search,
+    searchJson,
     /** The per-audience result cache's figures (/super-admin/infrastructure). */
     cacheStats: () => results.stats(),
     /** Writes the searches counted but not yet written (the runtime calls it on close). */
