@@ -89,7 +89,7 @@ const SNIPPET_TOKENS = 24;
  */
 const BODY_WEIGHT = sql.raw("0.3");
 /** How long PostgreSQL may walk newest-first before the GIN plan answers instead (ms). */
-export const PG_WALK_TIMEOUT_MS = 200;
+export const PG_WALK_TIMEOUT_MS = 100;
 /** PostgreSQL's "canceling statement due to statement timeout". */
 const PG_QUERY_CANCELED = "57014";
 
