@@ -126,7 +126,10 @@ describe.each(DIALECTS)("cached reads (%s)", (dialect) => {
   it("a search page shared by one audience answers each request with its own term", async () => {
     const word = PRO_ITEM.title.split(/\s+/).find((w) => w.length > 3)!;
     const lower = await get(`/api/search?q=${encodeURIComponent(word.toLowerCase())}&limit=50`, "visitor");
-    const upper = await get(`/api/search?q=${encodeURIComponent(`  ${word.toUpperCase()} `)}&limit=50`, "visitor");
+    const upper = await get(
+      `/api/search?q=${encodeURIComponent(`  ${word.toUpperCase()} `)}&limit=50`,
+      "visitor",
+    );
     expect(lower.headers.get("content-type")).toMatch(/^application\/json/);
     const [a, b] = [(await lower.json()) as SearchResults, (await upper.json()) as SearchResults];
     expect(a.query).toBe(word.toLowerCase());
