@@ -53,37 +53,58 @@ export function createAudienceCache<V>(options: AudienceCacheOptions): AudienceC
   let hits = 0;
   let misses = 0;
 
+  /** Computes `key` once (concurrent callers share it) and stores it unless content changed. */
+  function load(key: string, compute: () => Promise<V>): Promise<V> {
+    misses++;
+    const started = generation;
+    const at = now();
+    const promise = compute().then((value) => {
+      if (started === generation) {
+        if (entries.size >= options.max) {
+          entries.delete(key);
+          if (entries.size >= options.max) entries.delete(entries.keys().next().value!);
+        }
+        entries.set(key, { value, at });
+      }
+      return value;
+    });
+    pending.set(key, promise);
+    const settled = () => {
+      if (pending.get(key) === promise) pending.delete(key);
+    };
+    promise.then(settled, settled);
+    return promise;
+  }
+
   return {
     async get(key, compute) {
       const hit = entries.get(key);
-      if (hit && now() - hit.at < options.ttlMs) {
+      const age = hit ? now() - hit.at : Number.POSITIVE_INFINITY;
+      if (hit && age < options.ttlMs) {
         hits++;
         return hit.value;
       }
-      // Concurrent misses of one key share one computation.
+      if (hit && age < options.ttlMs * 2) {
+        // Expired by age only (content changes clear the cache): the stored value answers while
+        // one refresh runs, so readers never queue behind it. A failed refresh is retried by the
+        // next reader; past twice the lifetime, readers wait for a fresh value.
+        hits++;
+        if (!pending.has(key)) {
+          try {
+            load(key, compute).catch(() => {});
+          } catch {
+            // a computation that throws at once: the next reader tries again
+          }
+        }
+        return hit.value;
+      }
       const running = pending.get(key);
       if (running) {
+        // Concurrent misses of one key share one computation.
         hits++;
         return running;
       }
-      misses++;
-      const started = generation;
-      const at = now();
-      const promise = compute();
-      pending.set(key, promise);
-      try {
-        const value = await promise;
-        if (started === generation) {
-          if (entries.size >= options.max) {
-            entries.delete(key);
-            if (entries.size >= options.max) entries.delete(entries.keys().next().value!);
-          }
-          entries.set(key, { value, at });
-        }
-        return value;
-      } finally {
-        if (pending.get(key) === promise) pending.delete(key);
-      }
+      return load(key, compute);
     },
     clear() {
       generation++;

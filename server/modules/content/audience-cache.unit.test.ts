@@ -47,11 +47,50 @@ describe("createAudienceCache", () => {
     expect(await cache.get("k", async () => "after the change")).toBe("after the change");
   });
 
+  it("answers an entry expired by age from the store while one refresh runs", async () => {
+    let now = 0;
+    const cache = createAudienceCache<string>({ max: 10, ttlMs: 1000, now: () => now });
+    await cache.get("k", async () => "first");
+    now = 1500; // expired, within twice the lifetime
+    let release: (value: string) => void = () => {};
+    let refreshes = 0;
+    const slow = () => {
+      refreshes++;
+      return new Promise<string>((resolve) => (release = resolve));
+    };
+    expect(await cache.get("k", slow)).toBe("first");
+    expect(await cache.get("k", slow)).toBe("first");
+    expect(refreshes).toBe(1);
+    release("second");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await cache.get("k", async () => "unused")).toBe("second");
+  });
+
+  it("retries a failed refresh and waits for a fresh value past twice the lifetime", async () => {
+    let now = 0;
+    const cache = createAudienceCache<string>({ max: 10, ttlMs: 1000, now: () => now });
+    await cache.get("k", async () => "first");
+    now = 1200;
+    expect(await cache.get("k", async () => Promise.reject(new Error("down")))).toBe("first");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    now = 2500; // past twice the lifetime: no stale answer any more
+    expect(await cache.get("k", async () => "fresh")).toBe("fresh");
+  });
+
+  it("never answers from the store after content changed, even within the stale window", async () => {
+    let now = 0;
+    const cache = createAudienceCache<string>({ max: 10, ttlMs: 1000, now: () => now });
+    await cache.get("k", async () => "before");
+    now = 1500;
+    cache.clear();
+    expect(await cache.get("k", async () => "after")).toBe("after");
+  });
+
   it("expires entries and keeps at most `max`", async () => {
     let now = 0;
     const cache = createAudienceCache<number>({ max: 2, ttlMs: 1000, now: () => now });
     await cache.get("a", async () => 1);
-    now = 1500;
+    now = 2500; // past twice the lifetime (within it, the stored value answers during a refresh)
     expect(await cache.get("a", async () => 2)).toBe(2);
     await cache.get("b", async () => 3);
     await cache.get("c", async () => 4);
