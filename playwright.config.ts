@@ -7,7 +7,9 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry: a test that fails once and then passes is reported as flaky in the output (so it
+  // is seen and fixed), a test that fails twice fails the run.
+  retries: 1,
   timeout: 30_000,
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
   use: {
