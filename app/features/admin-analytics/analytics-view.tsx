@@ -199,7 +199,7 @@ function Report({ report }: { report: AnalyticsReport }) {
         title="Views and unique readers"
         empty={
           totals.views === 0 && previousTotals.views === 0
-            ? "No views recorded in this range or the one before. Views appear here as readers open content pages (bots are not counted)."
+            ? "No views recorded in this range or the one before. Views are counted when readers open content pages (bots are not counted)."
             : null
         }
       >
@@ -249,7 +249,7 @@ function Report({ report }: { report: AnalyticsReport }) {
           title="Sign-ups and upgrades"
           empty={
             totals.signUps + totals.upgrades + totals.downgrades === 0
-              ? "No sign-ups or plan changes in this range. New accounts and upgrades (from any plan change) appear here by day."
+              ? "No sign-ups or plan changes in this range. New accounts and plan changes are charted by day."
               : null
           }
         >
@@ -348,8 +348,8 @@ function Report({ report }: { report: AnalyticsReport }) {
       <Panel title="Top content by tier">
         {report.topContent.all.length === 0 ? (
           <p className="text-sm text-ink-muted">
-            The most viewed items will appear here, overall and for each kind of reader, once items are viewed
-            in this range.
+            No item was viewed in this range, so there is no most-viewed list, overall or for any kind of
+            reader.
           </p>
         ) : (
           <div className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
@@ -387,8 +387,7 @@ function Report({ report }: { report: AnalyticsReport }) {
         <Panel title="Searches with no results">
           {report.zeroResultSearches.length === 0 ? (
             <p className="text-sm text-ink-muted">
-              Searches that found nothing will appear here with how often they were tried, so you can see what
-              readers look for and do not find. None in this range.
+              Every search in this range found something: there are no failed searches to show.
             </p>
           ) : (
             <div className="overflow-x-auto">

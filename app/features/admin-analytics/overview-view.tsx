@@ -155,7 +155,7 @@ function Report({ report }: { report: OverviewReport }) {
         >
           {report.topContent.length === 0 ? (
             <p className="text-sm text-ink-muted">
-              The most viewed items of the period will appear here once readers open content pages.
+              No content page was viewed in this period, so there is no most-viewed list yet.
             </p>
           ) : (
             <ol className="space-y-2 text-sm">
