@@ -2,7 +2,8 @@
  * The cost of a GraphQL operation for the rate limits (decision 014): about the number of
  * objects it may return. Every field with a selection costs 1; a field with a `limit` argument
  * (the paginated lists) multiplies what is selected inside it by its page size (the argument, or
- * the default page size, at most the largest page); scalars are free. A mutation field costs
+ * the default page size; a size outside 1…maxPageSize is named in `badPageSizes`, and the
+ * operation is refused); scalars are free. A mutation field costs
  * MUTATION_WEIGHT more. So `listContents(limit: 100) { items { slug } }` costs 101, fifteen aliases
  * of it 1,515, and a list nested in a list multiplies.
  */
@@ -29,15 +30,24 @@ export interface OperationCost {
   cost: number;
   /** Names of the mutation fields requested (aliases counted once each). */
   mutationFields: string[];
+  /**
+   * Paginated fields asked for a page size outside 1…GRAPHQL_LIMITS.maxPageSize (as
+   * `field (given n)`): the operation is refused before it runs (`yoga.ts`).
+   */
+  badPageSizes: string[];
 }
 
-function pageSize(value: ValueNode | undefined, variables: Record<string, unknown>): number {
-  let n: unknown = GRAPHQL_LIMITS.defaultPageSize;
-  if (value?.kind === Kind.INT) n = Number(value.value);
-  else if (value?.kind === Kind.VARIABLE) n = variables[value.name.value] ?? GRAPHQL_LIMITS.defaultPageSize;
-  if (typeof n !== "number" || !Number.isFinite(n)) return GRAPHQL_LIMITS.defaultPageSize;
-  return Math.min(GRAPHQL_LIMITS.maxPageSize, Math.max(1, Math.floor(n)));
+/** The page size a `limit` argument asks for (the default when absent or null). */
+function requestedPageSize(value: ValueNode | undefined, variables: Record<string, unknown>): unknown {
+  if (!value || value.kind === Kind.NULL) return GRAPHQL_LIMITS.defaultPageSize;
+  if (value.kind === Kind.INT) return Number(value.value);
+  if (value.kind === Kind.VARIABLE) return variables[value.name.value] ?? GRAPHQL_LIMITS.defaultPageSize;
+  // Any other literal is a type error GraphQL validation already reports.
+  return GRAPHQL_LIMITS.defaultPageSize;
 }
+
+const validPageSize = (n: unknown): n is number =>
+  typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= GRAPHQL_LIMITS.maxPageSize;
 
 export function operationCost(
   schema: GraphQLSchema,
@@ -50,6 +60,7 @@ export function operationCost(
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const mutationFields: string[] = [];
+  const badPageSizes: string[] = [];
   const root =
     operation.operation === "mutation"
       ? schema.getMutationType()
@@ -76,9 +87,18 @@ export function operationCost(
         if (!selection.selectionSet) continue;
         const definition = fields[name];
         const paged = definition?.args.some((arg) => arg.name === "limit") ?? false;
-        const n = paged
-          ? pageSize(selection.arguments?.find((arg) => arg.name.value === "limit")?.value, variables)
-          : 1;
+        let n = 1;
+        if (paged) {
+          const asked = requestedPageSize(
+            selection.arguments?.find((arg) => arg.name.value === "limit")?.value,
+            variables,
+          );
+          if (validPageSize(asked)) n = asked;
+          else {
+            badPageSizes.push(`${name} (given ${JSON.stringify(asked)})`);
+            n = GRAPHQL_LIMITS.maxPageSize;
+          }
+        }
         const inner = walk(
           selection.selectionSet,
           definition ? getNamedType(definition.type) : null,
@@ -101,5 +121,5 @@ export function operationCost(
   }
 
   const cost = walk(operation.selectionSet, root, 0, new Set());
-  return { cost: Math.max(1, cost), mutationFields };
+  return { cost: Math.max(1, cost), mutationFields, badPageSizes };
 }

@@ -25,6 +25,19 @@ describe("GraphQL operation cost (decision 014)", () => {
     expect(costOf("{ listContents(limit: 100000) { items { slug } } }").cost).toBe(101);
   });
 
+  it("names every paginated field asked for a page size outside 1 to 100", () => {
+    expect(costOf("{ listContents(limit: 100) { items { slug } } }").badPageSizes).toEqual([]);
+    expect(costOf("{ listContents(limit: null) { items { slug } } }").badPageSizes).toEqual([]);
+    expect(
+      costOf(
+        "{ a: listContents(limit: 101) { items { slug } } b: listContents(limit: 0) { items { slug } } }",
+      ).badPageSizes,
+    ).toEqual(["listContents (given 101)", "listContents (given 0)"]);
+    expect(
+      costOf("query ($n: Int) { listContents(limit: $n) { items { slug } } }", { n: 2.5 }).badPageSizes,
+    ).toEqual(["listContents (given 2.5)"]);
+  });
+
   it("counts fragments and multiplies nested lists", () => {
     const viaFragment = costOf(
       "query { listContents(limit: 10) { ...page } } fragment page on ContentConnection { items { slug } }",

@@ -52,20 +52,31 @@ const mutationGate: Plugin = {
 const COMMENT_MUTATIONS = new Set(["createComment"]);
 
 /**
- * The operation's cost (`cost.ts`): more than GRAPHQL_LIMITS.maxRows → BAD_USER_INPUT before it
- * runs; otherwise charged with its mutation fields (writes) and comments to the caller's rate
+ * The operation's page sizes and cost (`cost.ts`): a `limit` outside 1…maxPageSize, or a cost
+ * above GRAPHQL_LIMITS.maxRows → BAD_USER_INPUT before it runs; otherwise charged with its mutation fields (writes) and comments to the caller's rate
  * limits (decision 014) → RATE_LIMITED when they are used up.
  */
 const costPlugin: Plugin = {
   async onExecute({ args, setResultAndStopExecution }) {
     const operation = getOperationAST(args.document, args.operationName);
     if (!operation) return;
-    const { cost, mutationFields } = operationCost(
+    const { cost, mutationFields, badPageSizes } = operationCost(
       args.schema,
       args.document,
       operation,
       (args.variableValues ?? {}) as Record<string, unknown>,
     );
+    if (badPageSizes.length > 0) {
+      setResultAndStopExecution({
+        errors: [
+          gqlError(
+            "BAD_USER_INPUT",
+            `limit must be a whole number from 1 to ${GRAPHQL_LIMITS.maxPageSize} (default ${GRAPHQL_LIMITS.defaultPageSize}): ${badPageSizes.join(", ")}.`,
+          ),
+        ],
+      });
+      return;
+    }
     if (cost > GRAPHQL_LIMITS.maxRows) {
       setResultAndStopExecution({
         errors: [

@@ -92,6 +92,43 @@ describe.each(DIALECTS)("content body links (%s)", (dialect) => {
     expect((await errorOf(replay)).message).toMatch(/has ended/);
   });
 
+  it("a link dies with its session's 30-minute idle time-out, though the link itself has not expired", async () => {
+    const cookie = await signIn(server.url, "pro@demo.local", DEMO_PASSWORD);
+    const link = (await item(PRO_ITEM.slug, { cookie })).presignedUrl!;
+    const exp = Number(new URL(link, server.url).searchParams.get("exp")) * 1000;
+    clock.advance(20 * 60_000);
+    // Using the link is not activity: it works while the session is live, and does not keep it alive.
+    expect((await open(link)).status).toBe(200);
+    clock.advance(11 * 60_000);
+    expect(exp).toBeGreaterThan(clock.t);
+    const idle = await open(link);
+    expect(idle.status).toBe(403);
+    expect((await errorOf(idle)).message).toMatch(/has ended/);
+  });
+
+  it("a link dies with its session's 24-hour absolute lifetime, however active the session was", async () => {
+    const cookie = await signIn(server.url, "pro@demo.local", DEMO_PASSWORD);
+    const link = (await item(PRO_ITEM.slug, { cookie })).presignedUrl!;
+    expect((await open(link)).status).toBe(200);
+    // The sign-in is moved 24 h into the past (a session that was kept active all day): the row
+    // is still there and recently active, only its absolute lifetime is over.
+    const sessionId = await server.runtime.database.db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select("session.id")
+      .where("user.email", "=", "pro@demo.local")
+      .orderBy("session.createdAt", "desc")
+      .executeTakeFirstOrThrow();
+    await server.runtime.database.db
+      .updateTable("session")
+      .set({ issuedAt: clock.t - 24 * 3600_000 - 1000, lastActiveAt: clock.t })
+      .where("id", "=", sessionId.id)
+      .execute();
+    const late = await open(link);
+    expect(late.status).toBe(403);
+    expect((await errorOf(late)).message).toMatch(/has ended/);
+  });
+
   it("an API key's link dies with the key, and the key only ever gets public (Free) bodies", async () => {
     const cookie = await signIn(server.url, "pro@demo.local", DEMO_PASSWORD);
     const created = await call(

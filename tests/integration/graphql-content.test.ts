@@ -659,6 +659,40 @@ describe.each(DIALECTS)("GraphQL content models (%s)", (dialect) => {
       expect(cost.errors?.length).toBeGreaterThan(0);
     });
 
+    it("holds the documented limits at their edges: 15 aliases and pages of 1 to 100 (decision 006)", async () => {
+      const aliased = (n: number) =>
+        `{ ${Array.from({ length: n }, (_, i) => `a${i}: listContents(limit: 1) { items { id } }`).join(" ")} }`;
+      const fifteen = await gql(aliased(15));
+      expect(fifteen.errors).toBeUndefined();
+      expect(Object.keys(fifteen.data ?? {})).toHaveLength(15);
+      const sixteen = await gql(aliased(16));
+      expect(sixteen.data).toBeNull();
+      expect(sixteen.errors?.[0]?.message).toMatch(/alias/i);
+      expect(sixteen.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+
+      const hundred = await gql("{ listContents(limit: 100) { items { id } } }");
+      expect(hundred.errors).toBeUndefined();
+      const byDefault = await gql("{ listContents { items { id } nextToken } }");
+      expect(byDefault.errors).toBeUndefined();
+      const all = (hundred.data as { listContents: { items: unknown[] } }).listContents.items.length;
+      const page = byDefault.data as { listContents: { items: unknown[]; nextToken: string | null } };
+      expect(page.listContents.items).toHaveLength(Math.min(20, all));
+      if (all > 20) expect(page.listContents.nextToken).toBeTruthy();
+      for (const [query, variables, given] of [
+        ["{ listContents(limit: 101) { items { id } } }", undefined, "101"],
+        ["{ listContents(limit: 0) { items { id } } }", undefined, "0"],
+        ["query ($l: Int) { listContents(limit: $l) { items { id } } }", { l: 1000 }, "1000"],
+        ['{ listContentBySlug(slug: "x", limit: 101) { items { id } } }', undefined, "101"],
+      ] as const) {
+        const res = await gql(query, variables);
+        expect(res.data, query).toBeNull();
+        expect(res.errors?.[0]?.extensions?.code, query).toBe("BAD_USER_INPUT");
+        expect(res.errors?.[0]?.message, query).toBe(
+          `limit must be a whole number from 1 to 100 (default 20): ${query.match(/(\w+)\(/)?.[1]} (given ${given}).`,
+        );
+      }
+    });
+
     it("introspection is refused in production (the test server)", async () => {
       const res = await gql("{ __schema { types { name } } }");
       expect(res.data).toBeNull();

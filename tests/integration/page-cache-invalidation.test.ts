@@ -4,6 +4,7 @@
  * without waiting for the cache's 30 s lifetime.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createContentRepo } from "../../server/modules/content/content.repo.ts";
 import { createRepositoriesRepo } from "../../server/modules/repositories/repositories.repo.ts";
@@ -40,6 +41,31 @@ describe.each(DIALECTS)("page cache invalidation (%s)", (dialect) => {
     const res = await fetch(`${base}${path}`);
     return { cache: res.headers.get("x-cache"), html: await res.text() };
   };
+
+  it("two query strings on one path are two cached pages, each answered with its own", async () => {
+    const titlesIn = (html: string, type: "course" | "article") =>
+      DEMO_CONTENT.filter((c) => c.section === "ai-education" && c.type === type && html.includes(c.title));
+    for (const base of [server.url, second!.url]) {
+      const courses = await page(base, "/ai-education?type=course");
+      const articles = await page(base, "/ai-education?type=article");
+      // The second query string is not answered from the first one's page.
+      expect(articles.cache).not.toBe("hit");
+      expect(titlesIn(courses.html, "course").length).toBeGreaterThan(0);
+      expect(titlesIn(courses.html, "article")).toEqual([]);
+      expect(titlesIn(articles.html, "article").length).toBeGreaterThan(0);
+      expect(titlesIn(articles.html, "course")).toEqual([]);
+      const againCourses = await page(base, "/ai-education?type=course");
+      const againArticles = await page(base, "/ai-education?type=article");
+      expect([againCourses.cache, againArticles.cache]).toEqual(["hit", "hit"]);
+      expect(againCourses.html).toBe(courses.html);
+      expect(againArticles.html).toBe(articles.html);
+      // Without a query string: yet another page (every type).
+      const all = await page(base, "/ai-education");
+      expect(all.cache).not.toBe("hit");
+      expect(titlesIn(all.html, "course").length).toBeGreaterThan(0);
+      expect(titlesIn(all.html, "article").length).toBeGreaterThan(0);
+    }
+  });
 
   it("an edit and a new item show up for visitors on both replicas once the revision moves", async () => {
     const repo = createContentRepo(server.runtime.database.db);
