@@ -67,6 +67,15 @@ const EnvSchema = z.object({
     })
     .default("info"),
   TRUST_PROXY: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("0"),
+  /**
+   * Bearer token for `GET /metrics` (Prometheus, decision 030); without it the endpoint answers 404.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === "" || /^[\x21-\x7e]{16,256}$/.test(v), {
+      message: "expected 16 to 256 printable characters without spaces",
+    })
+    .optional(),
   /** GitHub repositories (decision 008): an optional token raises the API rate limit. */
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z.url({ message: "expected an absolute URL such as https://api.github.com" }).optional(),

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { type Claims, defaultSettings, featureFlagsOf, type UserContext } from "../core/index.ts";
 import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
@@ -17,6 +17,7 @@ import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import type { Env } from "./env.ts";
+import { createAppLogger } from "./logging.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
 import { createSmsSender } from "./mail/sms-sns.ts";
 import { createAnalyticsService } from "./modules/analytics/analytics.service.ts";
@@ -47,6 +48,7 @@ import { createNotificationsService } from "./modules/notifications/notification
 import { createUnsubscribeLinks, type UnsubscribeLinks } from "./modules/notifications/unsubscribe-links.ts";
 import { createHeartbeat } from "./modules/operations/heartbeat.ts";
 import { createJobRegistry } from "./modules/operations/job-registry.ts";
+import { createMetrics, type Metrics } from "./modules/operations/metrics.ts";
 import { createOperationsService } from "./modules/operations/operations.service.ts";
 import { createProcessMetrics, type ProcessMetrics } from "./modules/operations/process-metrics.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
@@ -103,6 +105,8 @@ export interface Runtime {
   accounts: AccountService;
   /** This process's request and page-cache counters and event-loop delay (the heartbeat reads them). */
   processMetrics: ProcessMetrics;
+  /** The Prometheus figures of this process (`GET /metrics`, decision 030). */
+  metrics: Metrics;
   /** The e-mail notification sweep (every minute, unref'd); tests stop it and run passes themselves. */
   notificationSweeper: NotificationSweeper;
   /** Signed one-click unsubscribe links of notification e-mails. */
@@ -140,7 +144,10 @@ export function databaseUrl(env: Env): string {
 
 /** Build everything the server needs: database (migrated), storage, auth, services. */
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: undefined });
+  // Every line logged while a request runs carries its id (server/http/request-context.ts).
+  const logger = options.logger ?? createAppLogger(env.LOG_LEVEL);
+  // Counts security failures once the metrics exist (they need the job registry, made later).
+  let metrics: Metrics | undefined;
   await mkdir(env.DATA_DIR, { recursive: true });
   const database = createDatabase(databaseUrl(env));
   // Sessions and claims reused for up to 2 s; every identity write through this instance drops
@@ -167,6 +174,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       now: options.now,
       logger,
       cache: identityCache,
+      onSecurityEvent: (action) => metrics?.countSecurityEvent(action),
     });
     const auth = createAuth({
       db: database.db,
@@ -304,6 +312,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       version: VERSION,
       startedAt,
     });
+    // Lines of several processes tell which one wrote them (the id the infrastructure screen shows).
+    logger.setBindings({ proc: heartbeat.processId });
+    const processFigures = createMetrics({ processMetrics, jobs, poolStats: () => database.poolStats() });
+    metrics = processFigures;
     const diagnostics = createDiagnosticsService({
       version: VERSION,
       environment: env.NODE_ENV,
@@ -611,11 +623,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       rateLimits,
       accounts,
       processMetrics,
+      metrics: processFigures,
       notificationSweeper,
       unsubscribeLinks,
       close: async () => {
         await heartbeatTimer.stop();
         processMetrics.stop();
+        processFigures.stop();
         revisionWatcher.stop();
         settingsWatcher.stop();
         await contentScheduler.stop();

@@ -58,7 +58,10 @@ export async function startServer(
   });
   // Visitors' cached pages are answered before the Hono app (server/http/page-fast-path.ts).
   const cachedPage = pageCache
-    ? cachedPageResponder(pageCache, () => runtime.processMetrics.countRequest())
+    ? cachedPageResponder(pageCache, () => {
+        runtime.processMetrics.countRequest();
+        runtime.metrics.countFastPathHit("pages");
+      })
     : () => false;
   // Visitors' content reads and GraphQL queries likewise (server/http/api-fast-path.ts).
   const cachedApi = api
@@ -66,7 +69,10 @@ export async function startServer(
         cache: api.cache,
         replay: api.replay,
         rateLimits: runtime.rateLimits,
-        countRequest: () => runtime.processMetrics.countRequest(),
+        countRequest: () => {
+          runtime.processMetrics.countRequest();
+          runtime.metrics.countFastPathHit("api");
+        },
         trustProxy: env.TRUST_PROXY === "1",
         logger: runtime.logger,
       })

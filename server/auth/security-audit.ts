@@ -36,10 +36,20 @@ export interface SecurityEvent {
   details?: AuditDetails | null;
 }
 
-export function createSecurityAudit(db: Kysely<DB>, now: () => number, logger?: Logger) {
+/**
+ * `onRecord` sees every action as it is recorded (the process's metrics count the failures);
+ * it must not throw.
+ */
+export function createSecurityAudit(
+  db: Kysely<DB>,
+  now: () => number,
+  logger?: Logger,
+  onRecord?: (action: SecurityAction) => void,
+) {
   const repo = createAuditRepo(db);
   return {
     async record(action: SecurityAction, event: SecurityEvent = {}): Promise<void> {
+      onRecord?.(action);
       try {
         await repo.append({ action, at: new Date(now()), ...event });
       } catch (error) {

@@ -8,7 +8,7 @@ import type { DB } from "../db/schema.ts";
 import type { Mailer, SmsSender } from "../mail/mailer.ts";
 import type { AuthSecurity } from "./auth.ts";
 import type { SessionCache } from "./identity-cache.ts";
-import { createSecurityAudit } from "./security-audit.ts";
+import { createSecurityAudit, type SecurityAction } from "./security-audit.ts";
 import { createSessionGuard, type SessionRow } from "./session-guard.ts";
 import { createLoginThrottle } from "./throttle.ts";
 
@@ -24,11 +24,13 @@ export interface AuthSecurityOptions {
   logger?: Logger;
   /** Session rows reused for a couple of seconds by the session guard (decision 023). */
   cache?: SessionCache<SessionRow>;
+  /** Sees every security event as it is recorded (metrics); must not throw. */
+  onSecurityEvent?: (action: SecurityAction) => void;
 }
 
 export function createAuthSecurity(options: AuthSecurityOptions): AuthSecurity {
   const now = options.now ?? Date.now;
-  const audit = createSecurityAudit(options.db, now, options.logger);
+  const audit = createSecurityAudit(options.db, now, options.logger, options.onSecurityEvent);
   return {
     db: options.db,
     mailer: options.mailer,

@@ -29,6 +29,17 @@ export interface Database {
   close(): Promise<void>;
   /** A `select 1` round trip; never throws. */
   ping(): Promise<PingResult>;
+  /** PostgreSQL: the pool's connections now (metrics); SQLite: null (one connection). */
+  poolStats(): PoolStats | null;
+}
+
+export interface PoolStats {
+  /** Connections open (idle or lent out). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 export interface CreateDatabaseOptions {
@@ -72,6 +83,7 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
   let db: Kysely<DB>;
   let closeExtra: () => void = () => {};
   let file: string | null = null;
+  let poolStats: () => PoolStats | null = () => null;
 
   if (dialect === "postgres") {
     if (options.searchPath !== undefined && !/^[A-Za-z_][A-Za-z0-9_$]*$/.test(options.searchPath)) {
@@ -88,6 +100,8 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
+    const max = options.maxConnections ?? 10;
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = sqlitePath(url);
@@ -105,6 +119,7 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
     db,
     dialect,
     file,
+    poolStats: () => poolStats(),
     close() {
       closed ??= (async () => {
         try {

@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { AppContexts } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
@@ -38,6 +40,7 @@ import { registerPlansApi } from "./plans-api.ts";
 import { registerProfileApi } from "./profile-api.ts";
 import { rateLimitMiddleware } from "./rate-limit.ts";
 import { registerRepositoriesApi } from "./repositories-api.ts";
+import { REQUEST_ID_HEADER, requestIdFor, withRequestId } from "./request-context.ts";
 import { registerSearchApi } from "./search-api.ts";
 import { registerSecurityAdminApi } from "./security-admin-api.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
@@ -132,6 +135,29 @@ export function createVisitorPageCache(runtime: Runtime): PageCache {
 }
 
 /** The socket address; a configured trusted proxy's X-Forwarded-For only when TRUST_PROXY=1. */
+/**
+ * The route a request's metrics are filed under: the pattern of the handler that answered
+ * (`/api/content/:idOrSlug`), never the raw path. The catch-all and the middleware that answer
+ * early (rate limits, size limits) are filed as page, page data or API by the path's shape.
+ */
+function metricsRoute(c: Context): string {
+  const pattern = matchedRoutes(c)[c.req.routeIndex]?.path ?? "*";
+  if (pattern !== "*" && pattern !== "/*") return pattern;
+  const path = c.req.path;
+  if (path.startsWith("/api/") || path === "/graphql") return "api (other)";
+  if (path.endsWith(".data")) return "page data";
+  return "page";
+}
+
+/** `Authorization: Bearer <token>` with exactly this token (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer ([\x21-\x7e]+)$/.exec(header ?? "")?.[1];
+  if (!given) return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
 function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
@@ -154,6 +180,21 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     logRequestFailure(runtime.logger, c, error, "unhandled error");
     if (isClientAbort(error, c)) return c.body(null, 400);
     return fail(c, 500, "INTERNAL", "An unexpected error occurred");
+  });
+
+  // First of all: the request's id (its log lines carry it) and, once answered, its metrics.
+  const trustProxy = runtime.env.TRUST_PROXY === "1";
+  app.use("*", async (c, next) => {
+    const requestId = requestIdFor(c.req.header(REQUEST_ID_HEADER), trustProxy);
+    const started = performance.now();
+    await withRequestId(requestId, next);
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    runtime.metrics.observeRequest(
+      metricsRoute(c),
+      c.req.method,
+      c.res.status,
+      (performance.now() - started) / 1000,
+    );
   });
 
   // Outermost: sees every final response (br/gzip per Accept-Encoding, Vary, ETag/304 on JSON reads).
@@ -187,6 +228,19 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     app.use("/api/content", store);
     app.use("/api/content/:idOrSlug", store);
   }
+
+  // Prometheus (decision 030): only with METRICS_TOKEN set, and only for its bearer.
+  app.get("/metrics", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const token = runtime.env.METRICS_TOKEN;
+    if (!token) return fail(c, 404, "NOT_FOUND", "Metrics are off on this server (set METRICS_TOKEN).");
+    if (!bearerMatches(c.req.header("authorization"), token)) {
+      c.header("WWW-Authenticate", 'Bearer realm="metrics"');
+      return fail(c, 401, "UNAUTHENTICATED", "Send the metrics token as Authorization: Bearer <token>.");
+    }
+    const { contentType, body } = await runtime.metrics.render();
+    return c.body(body, 200, { "Content-Type": contentType });
+  });
 
   app.get("/api/health", async (c) => {
     const health = await runtime.services.diagnostics.health();
