@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { createServer as createViteServer } from "vite";
 import { loadEnv } from "../server/env.ts";
 import { createHttpApp } from "../server/http/app.ts";
+import { healthProbeResponder } from "../server/http/health-probes.ts";
 import { createRuntime } from "../server/runtime.ts";
 
 process.env.NODE_ENV ??= "development";
@@ -21,7 +22,10 @@ const app = createHttpApp({
   mode: "development",
 });
 const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
+// /health/live and /health/ready as in production (no graceful drain in development).
+const probe = healthProbeResponder({ draining: () => false, ping: (ms) => runtime.database.ping(ms) });
 httpServer.on("request", (req, res) => {
+  if (probe(req, res)) return;
   vite.middlewares(req, res, () => listener(req, res));
 });
 httpServer.listen(env.PORT, env.HOST, () => {

@@ -76,6 +76,16 @@ const EnvSchema = z.object({
       message: "expected 16 to 256 printable characters without spaces",
     })
     .optional(),
+  /**
+   * Graceful shutdown (decision 027): how long a SIGTERM/SIGINT waits for requests in flight, the
+   * running job tick and the database to close before it destroys what is left and exits 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: "expected a whole number of milliseconds" })
+    .int("expected a whole number of milliseconds")
+    .min(0, "expected 0 or more milliseconds")
+    .max(600_000, "expected at most 600000 milliseconds (10 minutes)")
+    .default(10_000),
   /** GitHub repositories (decision 008): an optional token raises the API rate limit. */
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z.url({ message: "expected an absolute URL such as https://api.github.com" }).optional(),

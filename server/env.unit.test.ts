@@ -28,6 +28,11 @@ describe("parseEnv", () => {
     expect(parseEnv({ RATE_LIMIT_READS_PER_USER: "1200" }).RATE_LIMIT_READS_PER_USER).toBe(1200);
   });
 
+  it("gives a graceful shutdown 10 s by default (decision 027)", () => {
+    expect(parseEnv({}).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: "2500" }).SHUTDOWN_TIMEOUT_MS).toBe(2500);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
   });
@@ -52,6 +57,16 @@ describe("parseEnv", () => {
       /^Invalid configuration: AUTH_SECRET="short" — expected at least 32 characters$/,
     ],
     ["SEED_DEMO", "yes", /^Invalid configuration: SEED_DEMO="yes" — expected 0 or 1$/],
+    [
+      "SHUTDOWN_TIMEOUT_MS",
+      "soon",
+      /^Invalid configuration: SHUTDOWN_TIMEOUT_MS="soon" — expected a whole number of milliseconds$/,
+    ],
+    [
+      "SHUTDOWN_TIMEOUT_MS",
+      "-1",
+      /^Invalid configuration: SHUTDOWN_TIMEOUT_MS="-1" — expected 0 or more milliseconds$/,
+    ],
     ["PUBLIC_URL", "hub.example.com", /^Invalid configuration: PUBLIC_URL=.* — expected an absolute URL/],
     ["LOG_LEVEL", "loud", /^Invalid configuration: LOG_LEVEL="loud" — expected one of/],
     [

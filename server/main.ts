@@ -1,10 +1,46 @@
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./db/seed/accounts.ts";
 import { loadEnv } from "./env.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, startServer } from "./server.ts";
 
 const env = loadEnv();
+
+// Graceful shutdown (decision 027): the first SIGTERM or SIGINT drains the process within
+// SHUTDOWN_TIMEOUT_MS (exit 0, or 1 when time ran out); a second one exits at once (1). A signal
+// during start-up stops the process right away: migrations run in transactions, and the start-up
+// lock goes with the process.
+let running: RunningServer | undefined;
+let signalled = false;
+const onSignal = (signal: NodeJS.Signals) => {
+  if (signalled || !running) {
+    running?.runtime.logger.warn({ signal }, "second signal: exiting without waiting");
+    process.exit(1);
+  }
+  signalled = true;
+  const { logger } = running.runtime;
+  logger.info({ signal, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, "shutting down: draining requests");
+  running.shutdown(env.SHUTDOWN_TIMEOUT_MS).then(
+    (outcome) => {
+      if (outcome === "clean") {
+        logger.info("stopped");
+        process.exit(0);
+      }
+      logger.error(
+        { timeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+        "shutdown did not finish within SHUTDOWN_TIMEOUT_MS: open connections destroyed",
+      );
+      process.exit(1);
+    },
+    (error: unknown) => {
+      logger.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    },
+  );
+};
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
 try {
-  const running = await startServer(env);
+  running = await startServer(env);
   const { logger } = running.runtime;
   logger.info({ url: running.url }, `Lumen Hub listening on ${running.url}`);
   if (env.SEED_DEMO === "1") {
@@ -16,18 +52,6 @@ try {
       `\nDemo accounts (password ${DEMO_PASSWORD}; staff sign in with a code of their TOTP secret, 6 digits every 30 s):\n${lines}\n\n`,
     );
   }
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, "shutting down");
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
 } catch (error) {
   process.stderr.write(`Lumen Hub could not start: ${(error as Error).message}\n`);
   process.exit(1);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import type { Logger } from "pino";
@@ -16,6 +16,7 @@ import { localIdTokenVerifier } from "./auth/tokens-verifiers.ts";
 import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
+import { acquireStartUpLock, type StartUpLock } from "./db/start-up-lock.ts";
 import type { Env } from "./env.ts";
 import { createAppLogger } from "./logging.ts";
 import { createMailer, type Mailer, type SmsSender } from "./mail/mailer.ts";
@@ -111,6 +112,12 @@ export interface Runtime {
   notificationSweeper: NotificationSweeper;
   /** Signed one-click unsubscribe links of notification e-mails. */
   unsubscribeLinks: UnsubscribeLinks;
+  /**
+   * Stops the scheduled jobs and waits for a running tick to end (graceful shutdown: requests in
+   * flight keep the database). Safe to call more than once; `close` calls it.
+   */
+  stopBackground(): Promise<void>;
+  /** Stops the jobs, flushes counters and closes the database. */
   close(): Promise<void>;
 }
 
@@ -122,20 +129,41 @@ export interface RuntimeOptions {
   now?: () => number;
 }
 
-/** AUTH_SECRET, or a secret generated once into DATA_DIR/secrets (never printed). */
+/**
+ * AUTH_SECRET, or a secret generated once into DATA_DIR/secrets (never printed). Processes sharing
+ * the folder that start together agree on one: the secret is written to a file of this process's
+ * own and linked into place, which fails when another process's is already there; that one is read.
+ */
 async function authSecret(env: Env): Promise<string> {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
   const file = path.join(env.DATA_DIR, "secrets", "auth-secret");
-  try {
-    const existing = (await readFile(file, "utf8")).trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // generated below
-  }
+  const read = async () => {
+    try {
+      const existing = (await readFile(file, "utf8")).trim();
+      return existing.length >= 32 ? existing : null;
+    } catch {
+      return null;
+    }
+  };
+  const existing = await read();
+  if (existing) return existing;
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString("base64url");
-  await writeFile(file, secret, { mode: 0o600, flag: "w" });
-  return secret;
+  const own = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await writeFile(own, secret, { mode: 0o600, flag: "wx" });
+  try {
+    await link(own, file);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // Another process's secret got there first; a file too short to be one (written by hand) is replaced.
+    const theirs = await read();
+    if (theirs) return theirs;
+    await writeFile(file, secret, { mode: 0o600 });
+    return secret;
+  } finally {
+    await rm(own, { force: true });
+  }
 }
 
 export function databaseUrl(env: Env): string {
@@ -158,7 +186,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     readRevision: () => readIdentityRevision(database.db),
   });
   database.db = database.db.withPlugin(identityCache.plugin);
+  // Migrations (ours and Better Auth's) and the demo seed run in one process at a time; a process
+  // that waited finds the database migrated and seeded (decision 027).
+  let startUpLock: StartUpLock | undefined;
   try {
+    startUpLock = await acquireStartUpLock(databaseUrl(env), database.file, { logger });
     await migrateToLatest(database.db);
     const secret = await authSecret(env);
     const outboxDir = path.join(env.DATA_DIR, "outbox");
@@ -483,6 +515,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
       await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR });
     }
+    await startUpLock.release();
     // Repositories whose cache expired are synced in the background (unref'd timer).
     const repositoryRefresh = repositorySync.start(
       undefined,
@@ -602,6 +635,25 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     });
     await heartbeatTimer.ready;
 
+    let backgroundStopped: Promise<void> | undefined;
+    const stopBackground = () => {
+      backgroundStopped ??= (async () => {
+        await heartbeatTimer.stop();
+        processMetrics.stop();
+        revisionWatcher.stop();
+        settingsWatcher.stop();
+        indexing.abort();
+        await Promise.all([
+          contentScheduler.stop(),
+          notificationSweeper.stop(),
+          billingScheduler.stop(),
+          repositoryRefresh.stop(),
+          initialIndex,
+        ]);
+      })();
+      return backgroundStopped;
+    };
+
     return {
       env,
       logger,
@@ -626,24 +678,17 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       metrics: processFigures,
       notificationSweeper,
       unsubscribeLinks,
+      stopBackground,
       close: async () => {
-        await heartbeatTimer.stop();
-        processMetrics.stop();
+        await stopBackground();
         processFigures.stop();
-        revisionWatcher.stop();
-        settingsWatcher.stop();
-        await contentScheduler.stop();
-        await notificationSweeper.stop();
-        await billingScheduler.stop();
         await rateLimits.close();
-        await repositoryRefresh.stop();
-        indexing.abort();
-        await initialIndex;
         await services.search.flushCounts?.();
         return database.close();
       },
     };
   } catch (error) {
+    await startUpLock?.release().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }

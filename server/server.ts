@@ -8,6 +8,7 @@ import type { ServerBuild } from "react-router";
 import type { Env } from "./env.ts";
 import { cachedApiResponder, createVisitorApiCache } from "./http/api-fast-path.ts";
 import { createHttpApp, createVisitorPageCache } from "./http/app.ts";
+import { healthProbeResponder } from "./http/health-probes.ts";
 import { cachedPageResponder } from "./http/page-fast-path.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.ts";
 
@@ -15,6 +16,17 @@ export interface RunningServer {
   url: string;
   port: number;
   runtime: Runtime;
+  /** True from the start of `shutdown` on: readiness answers 503. */
+  draining(): boolean;
+  /**
+   * Graceful shutdown (decision 027): readiness fails at once, the listening socket closes, idle
+   * keep-alive connections are closed, requests in flight finish (their responses, and any later
+   * request on their connection, carry `Connection: close`), the scheduled jobs stop after their
+   * running tick, then the runtime closes. Resolves "clean", or "timeout" once `timeoutMs` passed:
+   * the connections left are destroyed then (the runtime may still be closing).
+   */
+  shutdown(timeoutMs: number): Promise<"clean" | "timeout">;
+  /** Closes at once: open connections are destroyed (tests). */
   close(): Promise<void>;
 }
 
@@ -77,6 +89,14 @@ export async function startServer(
         logger: runtime.logger,
       })
     : () => false;
+  let draining = false;
+  // Liveness and readiness before everything else (server/http/health-probes.ts).
+  const probe = healthProbeResponder({
+    draining: () => draining,
+    ping: (timeoutMs) => runtime.database.ping(timeoutMs),
+  });
+  // Responses being written, so a shutdown can ask their connections to close.
+  const inFlight = new Set<ServerResponse>();
   const server = serve({
     fetch: app.fetch,
     createServer: ((
@@ -84,6 +104,12 @@ export async function startServer(
       listener: (req: IncomingMessage, res: ServerResponse) => void,
     ) =>
       createServer(serverOptions, (req, res) => {
+        if (draining) res.setHeader("Connection", "close");
+        else {
+          inFlight.add(res);
+          res.once("close", () => inFlight.delete(res));
+        }
+        if (probe(req, res)) return;
         const target = req.url ?? "";
         if (target.startsWith("/api/") || target === "/graphql") {
           if (!cachedApi(req, res, listener)) listener(req, res);
@@ -102,15 +128,57 @@ export async function startServer(
   });
   const port = (server.address() as AddressInfo).port;
   const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  const httpServer = server as unknown as {
+    close(callback: () => void): void;
+    closeIdleConnections(): void;
+    closeAllConnections(): void;
+  };
+  /** A connection whose last response finished is closed once that response is flushed. */
+  function closeIdleSoon() {
+    setImmediate(() => httpServer.closeIdleConnections());
+  }
+  let closed: Promise<void> | undefined;
+  const closeServer = () => {
+    closed ??= new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    return closed;
+  };
+  let shuttingDown: Promise<"clean" | "timeout"> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
     runtime,
+    draining: () => draining,
+    shutdown(timeoutMs) {
+      shuttingDown ??= (async () => {
+        draining = true;
+        for (const res of inFlight) {
+          if (!res.headersSent) res.setHeader("Connection", "close");
+          res.once("finish", closeIdleSoon);
+        }
+        const connectionsClosed = closeServer();
+        httpServer.closeIdleConnections();
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<"timeout">((resolve) => {
+          timer = setTimeout(() => resolve("timeout"), timeoutMs);
+        });
+        const stopped = (async () => {
+          await Promise.all([connectionsClosed, runtime.stopBackground()]);
+          await runtime.close();
+          return "clean" as const;
+        })();
+        stopped.catch(() => {}); // after a timeout nobody waits for it
+        const outcome = await Promise.race([stopped, deadline]);
+        clearTimeout(timer);
+        if (outcome === "timeout") httpServer.closeAllConnections();
+        return outcome;
+      })();
+      return shuttingDown;
+    },
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      draining = true;
+      const connectionsClosed = closeServer();
+      httpServer.closeAllConnections();
+      await connectionsClosed;
       await runtime.close();
     },
   };

@@ -27,8 +27,8 @@ export interface Database {
   file: string | null;
   /** Closes the pool or the SQLite file. Safe to call more than once. */
   close(): Promise<void>;
-  /** A `select 1` round trip; never throws. */
-  ping(): Promise<PingResult>;
+  /** A `select 1` round trip, failed after `timeoutMs` (default 3000); never throws. */
+  ping(timeoutMs?: number): Promise<PingResult>;
   /** PostgreSQL: the pool's connections now (metrics); SQLite: null (one connection). */
   poolStats(): PoolStats | null;
 }
@@ -130,15 +130,12 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
       })();
       return closed;
     },
-    async ping() {
+    async ping(timeoutMs = PING_TIMEOUT_MS) {
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       try {
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)),
-            PING_TIMEOUT_MS,
-          );
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
         });
         await Promise.race([sql`select 1`.execute(db), timeout]);
         return { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };

@@ -1,7 +1,9 @@
 /**
  * Applies the app's migrations (Kysely `Migrator`, static provider). PostgreSQL takes an advisory
  * lock, so replicas starting together migrate once; SQLite runs them in one `begin immediate`
- * transaction. Better Auth's own additive migrations (plugins) run after these.
+ * transaction. Better Auth's own additive migrations (plugins) run after these. At start-up the
+ * runtime calls this under the start-up lock (`start-up-lock.ts`), which also covers Better Auth's
+ * migrations and the demo seed.
  */
 import { type Kysely, type MigrationResult, Migrator } from "kysely";
 import { migrations } from "./migrations/index.ts";
