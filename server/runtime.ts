@@ -15,6 +15,7 @@ import { createTokenService, type TokenService } from "./auth/tokens.ts";
 import { localIdTokenVerifier } from "./auth/tokens-verifiers.ts";
 import { createDatabase, type Database } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
+import { listenForRevisions, type RevisionListener } from "./db/revision-listener.ts";
 import { isDatabaseEmpty, seedDemo } from "./db/seed/seed.ts";
 import { acquireStartUpLock, type StartUpLock } from "./db/start-up-lock.ts";
 import type { Env } from "./env.ts";
@@ -189,6 +190,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   // Migrations (ours and Better Auth's) and the demo seed run in one process at a time; a process
   // that waited finds the database migrated and seeded (decision 027).
   let startUpLock: StartUpLock | undefined;
+  let revisionListener: RevisionListener | null = null;
   try {
     startUpLock = await acquireStartUpLock(databaseUrl(env), database.file, { logger });
     await migrateToLatest(database.db);
@@ -582,6 +584,33 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       onError: (error) => logger.warn({ err: error }, "content revision check failed"),
     });
 
+    // PostgreSQL: a change on any process is heard at once (LISTEN, migration 042); the polls
+    // above stay as the fallback when the listening connection is down (decision 032).
+    let listenErrorLogged = false;
+    revisionListener =
+      database.dialect === "postgres"
+        ? listenForRevisions(databaseUrl(env), {
+            onNotify: (table) => {
+              if (table === "system_setting_revision") void settingsWatcher.check();
+              else void revisionWatcher.check();
+            },
+            onReconnect: () => {
+              listenErrorLogged = false;
+              void settingsWatcher.check();
+              void revisionWatcher.check();
+            },
+            onError: (error) => {
+              if (listenErrorLogged) return;
+              listenErrorLogged = true;
+              logger.warn(
+                { err: error },
+                "revision notifications: the listening connection failed; polling meanwhile",
+              );
+            },
+          })
+        : null;
+    await revisionListener?.ready;
+
     // Scheduled items go live at their time on whichever process gets there first (unref'd timer).
     const contentScheduler = startContentScheduler({
       db: database.db,
@@ -642,6 +671,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         processMetrics.stop();
         revisionWatcher.stop();
         settingsWatcher.stop();
+        await revisionListener?.stop();
         indexing.abort();
         await Promise.all([
           contentScheduler.stop(),
@@ -688,6 +718,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       },
     };
   } catch (error) {
+    await revisionListener?.stop();
     await startUpLock?.release().catch(() => {});
     await database.close().catch(() => {});
     throw error;

@@ -173,7 +173,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       onError?(error: unknown): void;
       /** Records each poll in the background jobs registry (/super-admin/infrastructure). */
       track?: <T>(pass: () => Promise<T>) => Promise<T>;
-    }): { stop(): void } {
+    }): { stop(): void; check(): Promise<void> } {
       let running = false;
       const tick = async () => {
         if (running) return;
@@ -188,7 +188,8 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       };
       const timer = setInterval(() => void tick(), options.intervalMs);
       timer.unref();
-      return { stop: () => clearInterval(timer) };
+      // `check`: at once, when a notification says the revision moved (decision 032).
+      return { stop: () => clearInterval(timer), check: tick };
     },
 
     /** Refuses anyone but the platform owner (before a request body is read). */
