@@ -67,6 +67,13 @@ const EnvSchema = z.object({
     })
     .default("info"),
   TRUST_PROXY: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("0"),
+  /** Redis for the API rate-limit counters (decision 033); without it they live in the database. */
+  REDIS_URL: z
+    .string()
+    .refine((v) => v === "" || /^rediss?:\/\/.+/.test(v), {
+      message: "expected redis://[user:password@]host:port[/db] or rediss://…",
+    })
+    .optional(),
   /**
    * Bearer token for `GET /metrics` (Prometheus, decision 030); without it the endpoint answers 404.
    */

@@ -54,7 +54,8 @@ import { createMetrics, type Metrics } from "./modules/operations/metrics.ts";
 import { createOperationsService } from "./modules/operations/operations.service.ts";
 import { createProcessMetrics, type ProcessMetrics } from "./modules/operations/process-metrics.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
-import { createRateLimits, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
+import { createRateLimits, RATE_WINDOW_MS, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
+import { createRedisCounterStore } from "./modules/rate-limits/redis-counter-store.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
 import { createRepositorySync } from "./modules/repositories/repository-sync.ts";
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
@@ -167,6 +168,34 @@ async function authSecret(env: Env): Promise<string> {
   }
 }
 
+/** A node-redis client for REDIS_URL (loaded only when set), connecting in the background. */
+async function connectRedis(url: string, logger: Logger) {
+  const { createClient } = await import("@redis/client");
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(200 * 2 ** retries, 5000) },
+  });
+  let errorLogged = false;
+  client.on("error", (error) => {
+    if (errorLogged) return;
+    errorLogged = true;
+    logger.warn(
+      { err: error },
+      "redis: the connection failed; rate limits let requests through until it is back",
+    );
+  });
+  client.on("ready", () => {
+    errorLogged = false;
+  });
+  // Waits for the first connection a few seconds at most; after that the client keeps trying.
+  await Promise.race([
+    client.connect().catch(() => {}),
+    new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+  ]);
+  return client;
+}
+
 export function databaseUrl(env: Env): string {
   return env.DATABASE_URL || path.join(env.DATA_DIR, "app.db");
 }
@@ -191,6 +220,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   // that waited finds the database migrated and seeded (decision 027).
   let startUpLock: StartUpLock | undefined;
   let revisionListener: RevisionListener | null = null;
+  let redis: Awaited<ReturnType<typeof connectRedis>> | null = null;
   try {
     startUpLock = await acquireStartUpLock(databaseUrl(env), database.file, { logger });
     await migrateToLatest(database.db);
@@ -539,7 +569,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     );
 
     let rateLimitErrorLogged = false;
+    // Redis for the rate-limit counters when REDIS_URL is set (decision 033): commands fail at
+    // once while it is unreachable (no offline queue), and the limits then let requests through,
+    // as they do when the database store fails; the client reconnects by itself.
+    redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, logger) : null;
     const rateLimits = createRateLimits({
+      store: redis ? createRedisCounterStore(redis, { ttlMs: RATE_WINDOW_MS * 2 }) : undefined,
       jobs,
       db: database.db,
       now: authSecurity.now,
@@ -713,12 +748,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         await stopBackground();
         processFigures.stop();
         await rateLimits.close();
+        await redis?.close().catch(() => {});
         await services.search.flushCounts?.();
         return database.close();
       },
     };
   } catch (error) {
     await revisionListener?.stop();
+    await redis?.close().catch(() => {});
     await startUpLock?.release().catch(() => {});
     await database.close().catch(() => {});
     throw error;

@@ -163,7 +163,8 @@ describe.each(DIALECTS)("API rate limits with the production defaults (%s)", (di
 });
 
 /** Two servers (two limiter states, as two processes) on one database: one shared count. */
-describe.each(DIALECTS)("API rate limits shared by two servers on one database (%s)", (dialect) => {
+/** Two servers on one database share the counts: in the database, or in Redis (decision 033). */
+function sharedBetweenTwoServers(dialect: (typeof DIALECTS)[number], store: "database" | "redis") {
   let a: TestServer & { url: string };
   let b: TestServer & { url: string };
   const clock = new TestClock();
@@ -171,6 +172,7 @@ describe.each(DIALECTS)("API rate limits shared by two servers on one database (
     RATE_LIMIT_READS_PER_USER: "40",
     RATE_LIMIT_WRITES_PER_USER: "10",
     AUTH_SECRET: "r".repeat(40),
+    ...(store === "redis" ? { REDIS_URL: process.env.TEST_REDIS_URL! } : {}),
   };
 
   beforeAll(async () => {
@@ -221,5 +223,17 @@ describe.each(DIALECTS)("API rate limits shared by two servers on one database (
       await res.body?.cancel();
     }
     expect(served).toBe(10);
+    // The counts went where they were configured to go.
+    const rows = await a.runtime.database.db.selectFrom("api_rate_limit").select("key").execute();
+    if (store === "redis") expect(rows).toEqual([]);
+    else expect(rows.length).toBeGreaterThan(0);
   });
-});
+}
+
+describe.each(DIALECTS)("API rate limits shared by two servers on one database (%s)", (dialect) =>
+  sharedBetweenTwoServers(dialect, "database"),
+);
+
+describe.skipIf(!process.env.TEST_REDIS_URL)("API rate limits shared by two servers through Redis", () =>
+  sharedBetweenTwoServers("sqlite", "redis"),
+);

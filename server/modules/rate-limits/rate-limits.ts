@@ -14,7 +14,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
 import type { JobDefinition, JobTrack } from "../operations/job-registry.ts";
-import { createDatabaseCounterStore } from "./counter-store.ts";
+import { type CounterStore, createDatabaseCounterStore } from "./counter-store.ts";
 import { createRateLimiter, type RateCharge, type RateRule, type RateVerdict } from "./rate-limiter.ts";
 
 export const RATE_WINDOW_MS = 60_000;
@@ -55,6 +55,8 @@ export interface RateLimitsOptions {
   now?: () => number;
   onError?: (error: unknown) => void;
   syncIntervalMs?: number;
+  /** Where the counters live: the database by default, Redis when REDIS_URL is set (decision 033). */
+  store?: CounterStore;
   /** The background jobs registry (/super-admin/infrastructure): the sync and purge passes are recorded. */
   jobs?: { register(definition: JobDefinition): JobTrack };
 }
@@ -77,7 +79,7 @@ export function createRateLimits(options: RateLimitsOptions) {
     costAddress: rule("q:a", settings.graphqlCostPerAddress, "batched"),
   };
   const limiter = createRateLimiter({
-    store: createDatabaseCounterStore(options.db),
+    store: options.store ?? createDatabaseCounterStore(options.db),
     now: options.now,
     onError: options.onError,
   });
