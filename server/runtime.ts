@@ -52,6 +52,7 @@ import { createOperationsService } from "./modules/operations/operations.service
 import { createProcessMetrics, type ProcessMetrics } from "./modules/operations/process-metrics.ts";
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createRateLimits, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
+import { createGitHubResponseStore } from "./modules/repositories/github-response-store.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
 import { createRepositorySync } from "./modules/repositories/repository-sync.ts";
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
@@ -240,7 +241,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const repositoriesDir = env.REPOSITORIES_DIR ?? path.join(env.DATA_DIR, "repositories");
     const repositorySources = createRepositorySources({
       localRoot: repositoriesDir,
-      github: { baseUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN, now: authSecurity.now },
+      github: {
+        baseUrl: env.GITHUB_API_URL,
+        token: env.GITHUB_TOKEN,
+        now: authSecurity.now,
+        // ETags and their answers in the database: reused after a restart and by other processes.
+        store: createGitHubResponseStore(database.db),
+      },
     });
     const repositorySync = createRepositorySync({
       db: database.db,
