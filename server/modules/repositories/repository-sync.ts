@@ -11,9 +11,10 @@
  *
  * Several processes (decision 028): a local repository's default-branch text files are copied
  * into the cache tables by its sync, so every process shows its files whether or not it has the
- * folder. A process without the folder (LocalFolderMissingError) leaves a good sync made
- * elsewhere as it is: the error is recorded only for a repository never synced, its cacheExpiry is
- * not moved, and the refresh frees its lease so a process that has the folder takes the next tick.
+ * folder. A process without the folder (LocalFolderMissingError) leaves a repository synced
+ * before as it is (no error recorded over that sync, its cacheExpiry not moved), and the refresh
+ * frees its lease so a process that has the folder takes the next tick. A repository never synced
+ * records the error as any failed sync does (nothing to keep; an administrator should see it).
  */
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -224,15 +225,10 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
 
   async function recordFailure(row: GitHubRepository, error: unknown, at: number): Promise<SyncOutcome> {
     const message = describeSourceError(error);
-    if (error instanceof LocalFolderMissingError) {
-      // Not on this process's disk: a good sync made by a process that has it stays as it is.
+    if (error instanceof LocalFolderMissingError && row.lastSyncAt !== null) {
+      // Not on this process's disk, but synced before by one that has it: that sync stays as it
+      // is (no error over it, its expiry unmoved, so a process with the folder takes it next).
       const iso = new Date(at).toISOString();
-      await db
-        .updateTable("github_repository")
-        .set({ lastSyncError: message, lastSyncErrorAt: iso })
-        .where("id", "=", row.id)
-        .where("lastSyncAt", "is", null)
-        .execute();
       deps.logger?.warn(
         { repositoryId: row.id, slug: row.slug },
         "repository sync skipped: the local folder is not on this process",
