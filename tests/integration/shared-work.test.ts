@@ -247,6 +247,28 @@ describe.each(DIALECTS)("work shared across processes (%s)", (dialect) => {
       expect(seen?.categoryLabel).toBe("Renamed On A");
     });
 
+    it("the AI news feed of the other process carries a renamed category within seconds", async () => {
+      const db = a.runtime.database.db;
+      const item = await db
+        .selectFrom("content")
+        .select("categorySlug")
+        .where("status", "=", "published")
+        .where("section", "=", "ai-news")
+        .where("tier", "=", "Free")
+        .where("categorySlug", "is not", null)
+        .orderBy("publishedAt", "desc")
+        .executeTakeFirstOrThrow();
+      const feed = () => fetch(`${b.url}/ai-news/rss.xml`).then((res) => res.text());
+      expect(await feed()).toContain("<category>");
+      const category = await db
+        .selectFrom("content_category")
+        .select("id")
+        .where("slug", "=", item.categorySlug!)
+        .executeTakeFirstOrThrow();
+      await createContentCategoryRepo(db).update(category.id, { label: "Feed Label On A" });
+      expect(await eventually(feed, (xml) => xml.includes("Feed Label On A"))).toContain("Feed Label On A");
+    });
+
     it("an author renamed (by any writer) moves the content revision, and the other process shows it", async () => {
       const db = a.runtime.database.db;
       const item = await db
