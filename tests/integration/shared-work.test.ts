@@ -8,7 +8,7 @@
  * - category labels and author names renamed on one process show on the other within seconds;
  * - GitHub ETags kept in the database are sent by another client (another process).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,17 +39,24 @@ describe.each(DIALECTS)("work shared across processes (%s)", (dialect) => {
   let a: TestServer;
   let b: TestServer;
   let emptyRepositories: string;
+  let sharedOutbox: string;
 
   beforeAll(async () => {
     a = await startTestServer(dialect);
     // The second process has no local repository folders (its own, empty REPOSITORIES_DIR).
     emptyRepositories = mkdtempSync(path.join(tmpdir(), "lumen-no-repos-"));
-    b = await startTestServer(dialect, { REPOSITORIES_DIR: emptyRepositories }, { shareWith: a });
+    sharedOutbox = mkdtempSync(path.join(tmpdir(), "lumen-outbox-"));
+    b = await startTestServer(
+      dialect,
+      { REPOSITORIES_DIR: emptyRepositories, OUTBOX_DIR: sharedOutbox },
+      { shareWith: a },
+    );
   }, 180_000);
   afterAll(async () => {
     await b?.close();
     await a?.close();
     if (emptyRepositories) rmSync(emptyRepositories, { recursive: true, force: true });
+    if (sharedOutbox) rmSync(sharedOutbox, { recursive: true, force: true });
   });
 
   describe("job leases", () => {
@@ -297,6 +304,13 @@ describe.each(DIALECTS)("work shared across processes (%s)", (dialect) => {
       );
       expect(seen?.authorName).toBe("Renamed Author");
     });
+  });
+
+  it("mail without SMTP_URL goes to OUTBOX_DIR when it is set", async () => {
+    await b.runtime.mailer.send({ to: "someone@example.test", subject: "Outbox check", text: "Hello" });
+    const files = readdirSync(sharedOutbox).filter((f) => f.endsWith(".eml"));
+    expect(files).toHaveLength(1);
+    expect(readFileSync(path.join(sharedOutbox, files[0]!), "utf8")).toContain("Outbox check");
   });
 
   describe("GitHub ETags", () => {
