@@ -46,6 +46,16 @@ const EnvSchema = z.object({
       message: "expected smtp://host:port or smtps://…",
     })
     .optional(),
+  /**
+   * Where mail and SMS are written without SMTP_URL / SMS_URL (default DATA_DIR/outbox). Several
+   * processes point it at one shared folder, or use SMTP (decision 028).
+   */
+  OUTBOX_DIR: z.string().min(1, "expected a folder path").optional(),
+  /**
+   * The folder of local repositories (default DATA_DIR/repositories). Several processes point it
+   * at one shared folder so each can sync them and show every branch and commit (decision 028).
+   */
+  REPOSITORIES_DIR: z.string().min(1, "expected a folder path").optional(),
   /** SMS codes: the outbox files by default, or Amazon SNS (server/mail/sms-config.ts). */
   SMS_URL: z
     .string()

@@ -48,7 +48,8 @@ import {
 } from "./modules/notifications/notification-sweep.ts";
 import { createNotificationsService } from "./modules/notifications/notifications.service.ts";
 import { createUnsubscribeLinks, type UnsubscribeLinks } from "./modules/notifications/unsubscribe-links.ts";
-import { createHeartbeat } from "./modules/operations/heartbeat.ts";
+import { createHeartbeat, newProcessId } from "./modules/operations/heartbeat.ts";
+import { createJobLeases } from "./modules/operations/job-lease.ts";
 import { createJobRegistry } from "./modules/operations/job-registry.ts";
 import { createMetrics, type Metrics } from "./modules/operations/metrics.ts";
 import { createOperationsService } from "./modules/operations/operations.service.ts";
@@ -56,6 +57,7 @@ import { createProcessMetrics, type ProcessMetrics } from "./modules/operations/
 import { createOrganizationsService } from "./modules/organizations/organizations.service.ts";
 import { createRateLimits, RATE_WINDOW_MS, type RateLimits } from "./modules/rate-limits/rate-limits.ts";
 import { createRedisCounterStore } from "./modules/rate-limits/redis-counter-store.ts";
+import { createGitHubResponseStore } from "./modules/repositories/github-response-store.ts";
 import { createRepositoriesService } from "./modules/repositories/repositories.service.ts";
 import { createRepositorySync } from "./modules/repositories/repository-sync.ts";
 import { createRepositorySources } from "./modules/repositories/sources/index.ts";
@@ -225,7 +227,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     startUpLock = await acquireStartUpLock(databaseUrl(env), database.file, { logger });
     await migrateToLatest(database.db);
     const secret = await authSecret(env);
-    const outboxDir = path.join(env.DATA_DIR, "outbox");
+    const outboxDir = env.OUTBOX_DIR ?? path.join(env.DATA_DIR, "outbox");
     const mailer = createMailer({ smtpUrl: env.SMTP_URL || undefined, outboxDir });
     const sms = createSmsSender({ smsUrl: env.SMS_URL, outboxDir });
     const baseURL = env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
@@ -306,10 +308,18 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     });
     const content = contentModels.contents;
 
-    // Repository browser (decision 008): local git folders under DATA_DIR/repositories and GitHub.
+    // Repository browser (decision 008): local git folders (REPOSITORIES_DIR, default
+    // DATA_DIR/repositories; shared by a cluster, decision 028) and GitHub.
+    const repositoriesDir = env.REPOSITORIES_DIR ?? path.join(env.DATA_DIR, "repositories");
     const repositorySources = createRepositorySources({
-      localRoot: path.join(env.DATA_DIR, "repositories"),
-      github: { baseUrl: env.GITHUB_API_URL, token: env.GITHUB_TOKEN, now: authSecurity.now },
+      localRoot: repositoriesDir,
+      github: {
+        baseUrl: env.GITHUB_API_URL,
+        token: env.GITHUB_TOKEN,
+        now: authSecurity.now,
+        // ETags and their answers in the database: reused after a restart and by other processes.
+        store: createGitHubResponseStore(database.db),
+      },
     });
     const repositorySync = createRepositorySync({
       db: database.db,
@@ -368,13 +378,29 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         misses: figures.misses,
       };
     });
-    const jobs = createJobRegistry();
+    // Periodic jobs that must run once per tick across processes hold a lease in the shared
+    // database under this process's id (decision 028).
+    const processId = newProcessId();
+    const jobs = createJobRegistry(Date.now, {
+      leases: createJobLeases({
+        db: database.db,
+        holder: processId,
+        onError: (error) => logger.warn({ err: error }, "jobs: a lease could not be renewed or released"),
+      }),
+    });
     const heartbeat = createHeartbeat({
       db: database.db,
       metrics: processMetrics,
       jobs,
       version: VERSION,
       startedAt,
+      processId,
+      prune: jobs.registerExclusive({
+        name: "heartbeat-prune",
+        label: "Deletes the heartbeat rows of processes gone for 10 minutes",
+        intervalMs: 60_000,
+        leaseMs: 60_000,
+      }),
     });
     // Lines of several processes tell which one wrote them (the id the infrastructure screen shows).
     logger.setBindings({ proc: heartbeat.processId });
@@ -545,16 +571,17 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     );
 
     if ((options.seed ?? env.SEED_DEMO === "1") && (await isDatabaseEmpty(database.db))) {
-      await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR });
+      await seedDemo({ db: database.db, auth, storage, logger, dataDir: env.DATA_DIR, repositoriesDir });
     }
     await startUpLock.release();
     // Repositories whose cache expired are synced in the background (unref'd timer).
     const repositoryRefresh = repositorySync.start(
       undefined,
-      jobs.register({
+      jobs.registerExclusive({
         name: "repository-refresh",
         label: "Syncs the repositories whose cached copy expired",
         intervalMs: 5 * 60 * 1000,
+        leaseMs: 60_000,
       }),
     );
     // A database from before search has content but no index: build it in the background.
@@ -646,17 +673,18 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         : null;
     await revisionListener?.ready;
 
-    // Scheduled items go live at their time on whichever process gets there first (unref'd timer).
+    // Scheduled items go live at their time; each tick runs on one process (unref'd timer).
     const contentScheduler = startContentScheduler({
       db: database.db,
       now: authSecurity.now,
       hooks: searchIndexer.contentHooks,
       logger,
       intervalMs: 1000,
-      track: jobs.register({
+      track: jobs.registerExclusive({
         name: "content-scheduler",
         label: "Publishes scheduled content when its time comes",
         intervalMs: 1000,
+        leaseMs: 30_000,
       }),
     });
 
@@ -669,18 +697,20 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       now: authSecurity.now,
       logger,
       intervalMs: 60_000,
-      track: jobs.register({
+      track: jobs.registerExclusive({
         name: "notification-sweep",
         label: "Sends reply, followed-section and weekly digest e-mails",
         intervalMs: 60_000,
+        leaseMs: 60_000,
       }),
     });
 
     // Renewals, period ends and grace ends take effect with nobody visiting (unref'd timer).
-    const trackBilling = jobs.register({
+    const trackBilling = jobs.registerExclusive({
       name: "billing-sweep",
       label: "Renewals, period ends, grace ends and abandoned checkouts (billing sweep)",
       intervalMs: 1000,
+      leaseMs: 30_000,
     });
     const billingScheduler = startBillingScheduler({
       billing: { runDue: () => trackBilling(() => services.billing.runDue()) },
@@ -692,7 +722,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const heartbeatTimer = heartbeat.start({
       track: jobs.register({
         name: "heartbeat",
-        label: "Writes this process's heartbeat row and deletes rows of processes gone for 10 minutes",
+        label: "Writes this process's heartbeat row",
         intervalMs: 5000,
       }),
       onError: (error) => logger.warn({ err: error }, "operations: the heartbeat could not be written"),

@@ -158,6 +158,31 @@ export interface ProcessHeartbeatTable {
   caches: Generated<JsonText>;
 }
 
+/**
+ * The lease and last run of one periodic job across processes (migration 041, decision 028).
+ * `leaseUntil` is epoch ms; a row whose lease has passed is free.
+ */
+export interface JobLeaseTable {
+  name: string;
+  holder: string | null;
+  leaseUntil: number;
+  lastHolder: string | null;
+  lastStartedAt: string | null;
+  lastFinishedAt: string | null;
+  lastOutcome: string | null;
+  lastError: string | null;
+  runs: Generated<number>;
+}
+
+/** A GitHub answer kept for conditional requests (migration 041): `body` is JSON {data, next}. */
+export interface GitHubResponseTable {
+  key: string;
+  etag: string;
+  body: string;
+  bytes: number;
+  usedEpoch: number;
+}
+
 /** The settings revision (migration 024): one row, bumped by every settings write. */
 export interface SystemSettingRevisionTable {
   id: number;
@@ -905,6 +930,8 @@ export interface DB {
   system_setting: SystemSettingTable;
   system_setting_revision: SystemSettingRevisionTable;
   process_heartbeat: ProcessHeartbeatTable;
+  job_lease: JobLeaseTable;
+  github_response: GitHubResponseTable;
   content_version: ContentVersionTable;
   content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
@@ -991,6 +1018,8 @@ export const TABLE_NAMES = [
   "system_setting",
   "system_setting_revision",
   "process_heartbeat",
+  "job_lease",
+  "github_response",
   "analytics_daily",
   "analytics_site_daily",
   "analytics_reader_day",

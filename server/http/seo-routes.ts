@@ -124,10 +124,17 @@ export async function collectAiNewsFeed(
   }));
 }
 
-/** A value loaded at most once per `ttlMs`; concurrent callers share one load. */
-function cached<T>(ttlMs: number, now: () => number, load: () => Promise<T>): () => Promise<T> {
+/**
+ * A value loaded at most once per `ttlMs`; concurrent callers share one load. `clear` drops it
+ * (a content change on any process: titles, category labels and author names follow at once).
+ */
+function cached<T>(
+  ttlMs: number,
+  now: () => number,
+  load: () => Promise<T>,
+): (() => Promise<T>) & { clear(): void } {
   let entry: { at: number; value: Promise<T> } | null = null;
-  return () => {
+  const read = () => {
     if (!entry || now() - entry.at >= ttlMs) {
       const value = load();
       entry = { at: now(), value };
@@ -137,11 +144,19 @@ function cached<T>(ttlMs: number, now: () => number, load: () => Promise<T>): ()
     }
     return entry.value;
   };
+  return Object.assign(read, {
+    clear: () => {
+      entry = null;
+    },
+  });
 }
 
 export function registerSeoRoutes(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,
-  runtime: { services: Pick<Runtime["services"], "content" | "config"> },
+  runtime: {
+    services: Pick<Runtime["services"], "content" | "config">;
+    contentChanges?: Pick<Runtime["contentChanges"], "subscribe">;
+  },
   options: SeoRoutesOptions = {},
 ): void {
   const { content, config } = runtime.services;
@@ -153,6 +168,10 @@ export function registerSeoRoutes(
   const visitor = visitorActor(config.environment);
   const sitemapUrls = cached(ttl, now, () => collectSitemapUrls(content, visitor, base));
   const aiNews = cached(ttl, now, () => collectAiNewsFeed(content, visitor, base));
+  runtime.contentChanges?.subscribe(() => {
+    sitemapUrls.clear();
+    aiNews.clear();
+  });
   const robots = renderRobots(robotsRules(), `${base}/sitemap.xml`);
 
   app.get("/robots.txt", (c) => {

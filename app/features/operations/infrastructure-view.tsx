@@ -169,6 +169,11 @@ function outcomeBadge(job: { lastOutcome: string | null; consecutiveFailures: nu
 
 type AnyJob = ProcessView["jobs"][number] | JobAcrossProcesses;
 
+/** A shared job runs each tick on one process (its lease): the ticks this process left to others. */
+function sharedText(job: AnyJob): string {
+  return job.exclusive ? ` · one process per tick (${job.skipped ?? 0} run elsewhere)` : "";
+}
+
 function failuresText(job: AnyJob, across?: boolean): string {
   const all = across ? (job as JobAcrossProcesses) : null;
   return `${all ? all.failuresAllProcesses : job.failures}${all && all.processes > 1 ? ` over ${all.processes} processes` : ""}`;
@@ -186,7 +191,7 @@ function JobCards({ jobs, now, across }: { jobs: AnyJob[]; now: string; across?:
           </div>
           <div className="font-mono text-xs text-ink-subtle">{job.name}</div>
           <div className="text-ink-muted">
-            {formatEvery(job.intervalMs)} · {job.runs} run(s)
+            {formatEvery(job.intervalMs)} · {job.runs} run(s){sharedText(job)}
             {job.lastStartedAt
               ? ` · last ${formatRelative(job.lastStartedAt, now)} (took ${formatMs(job.lastDurationMs)})`
               : ""}
@@ -242,7 +247,9 @@ function JobsTable({ jobs, now, across }: { jobs: AnyJob[]; now: string; across?
                 </td>
                 <td className={`${tdClass} whitespace-nowrap text-ink-muted`}>
                   {formatEvery(job.intervalMs)}
-                  <div className="text-xs tabular-nums">{job.runs} run(s)</div>
+                  <div className="text-xs tabular-nums">
+                    {job.runs} run(s){sharedText(job)}
+                  </div>
                 </td>
                 <td className={`${tdClass} whitespace-nowrap tabular-nums`}>
                   {formatRelative(job.lastStartedAt, now)}

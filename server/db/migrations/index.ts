@@ -39,6 +39,7 @@ import { migration as m036 } from "./036-content-list-index.ts";
 import { migration as m037 } from "./037-identity-revision.ts";
 import { migration as m038 } from "./038-process-caches.ts";
 import { migration as m039 } from "./039-search-newest.ts";
+import { migration as m041 } from "./041-shared-work.ts";
 import { migration as m042 } from "./042-revision-notify.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -78,5 +79,6 @@ export const migrations: Record<string, Migration> = {
   "037-identity-revision": m037,
   "038-process-caches": m038,
   "039-search-newest": m039,
+  "041-shared-work": m041,
   "042-revision-notify": m042,
 };

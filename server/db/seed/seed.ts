@@ -49,6 +49,8 @@ export interface SeedDeps {
   logger: Logger;
   /** DATA_DIR: the demo git repositories are generated under DATA_DIR/repositories (none without it). */
   dataDir?: string;
+  /** Where the demo git repositories go (REPOSITORIES_DIR); default DATA_DIR/repositories. */
+  repositoriesDir?: string;
 }
 
 export interface SeedSummary {
@@ -338,7 +340,9 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedSummary> {
   await createSearchIndexer({ db, storage, logger }).indexMissing();
 
   // The repository browser's demo repositories (git folders under DATA_DIR/repositories).
-  if (deps.dataDir) await seedDemoRepositories({ db, dataDir: deps.dataDir, logger });
+  if (deps.dataDir) {
+    await seedDemoRepositories({ db, dataDir: deps.dataDir, repositoriesDir: deps.repositoriesDir, logger });
+  }
 
   const summary = {
     users: userIds.size,

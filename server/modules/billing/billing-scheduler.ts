@@ -1,8 +1,9 @@
 /**
- * The billing job (decision 019): every app process runs one pass of the billing sweep
- * (billing-sweep.ts) every second, unref'd, so renewals, period ends, grace ends and abandoned
- * checkouts take effect with nobody visiting. Conditional UPDATEs keep two processes from doing
- * one transition twice.
+ * The billing job (decision 019): one pass of the billing sweep (billing-sweep.ts) every second,
+ * unref'd, so renewals, period ends, grace ends and abandoned checkouts take effect with nobody
+ * visiting. `runDue` goes through the job's lease (decision 028), so one process runs each tick;
+ * conditional UPDATEs (each row at its version) still keep two passes from doing one transition
+ * twice.
  */
 export interface BillingSchedulerDeps {
   billing: { runDue(): Promise<unknown> };

@@ -1,6 +1,7 @@
 /**
  * What happens at a time rather than on a request (decision 019: "an expiry needs no request to
- * take effect"): one pass over the due rows, run by billing-scheduler.ts on every process.
+ * take effect"): one pass over the due rows, run by billing-scheduler.ts on one process per tick
+ * (the job's lease, decision 028).
  * - manual rows (every source but Stripe) at their period end: cancelled at period end → canceled;
  *   a pending change → applied, with a receipt for the new period; else renewed, with a receipt;
  * - past_due rows past their grace → expired;

@@ -1,6 +1,6 @@
 /**
  * The scheduling job (decision 017): scheduled items go live at their `publishedAt` with nobody
- * visiting. Every app process runs it; each due row is released by one conditional UPDATE
+ * visiting. One app process runs each tick (the job's lease, decision 028); each due row is released by one conditional UPDATE
  * (still scheduled, due, not yet published), so exactly one process wins each row and records the
  * one `auto_publish` event, in the same transaction. The content revision is bumped with it, so
  * every process drops its page cache on its next revision poll and visitors see the item.
@@ -17,8 +17,11 @@ export interface ContentSchedulerDeps {
   now?: () => number;
   hooks?: ContentWriteHooks;
   logger?: { error(details: object, message: string): void; info?(details: object, message: string): void };
-  /** Records each pass in the background jobs registry (/super-admin/infrastructure). */
-  track?: <T>(pass: () => Promise<T>) => Promise<T>;
+  /**
+   * Records each pass in the background jobs registry (/super-admin/infrastructure); a shared job's
+   * track answers undefined for a tick another process ran (decision 028).
+   */
+  track?: <T>(pass: () => Promise<T>) => Promise<T | undefined>;
 }
 
 /** Releases every scheduled item whose time has come; answers the ids this process published. */
@@ -100,7 +103,7 @@ export function startContentScheduler(
     if (running) return running;
     const track = deps.track ?? ((pass) => pass());
     running = track(() => publishDueContent(deps))
-      .then((ids) => {
+      .then((ids = []) => {
         if (ids.length) deps.logger?.info?.({ ids }, "scheduled content published");
         return ids;
       })

@@ -1,5 +1,6 @@
 /**
- * The notification sweep (issue 15), run every minute by every app process. Each mail is claimed
+ * The notification sweep (issue 15), run every minute by one app process (the job's lease,
+ * decision 028). Each mail is still claimed
  * by inserting its `notification_delivery` row (unique `dedupeKey`) before it is sent, so of
  * several processes (or overlapping passes) exactly one sends it; a failed send drops the claim so
  * a later pass retries.
@@ -361,7 +362,11 @@ export interface NotificationSweeper {
 
 /** Runs the sweep every `intervalMs` (default a minute) on an unref'd timer; failures are logged. */
 export function startNotificationSweeper(
-  deps: SweepDeps & { intervalMs?: number; track?: <T>(pass: () => Promise<T>) => Promise<T> },
+  deps: SweepDeps & {
+    intervalMs?: number;
+    /** The jobs registry's track; a shared job's answers undefined for a tick another process ran. */
+    track?: <T>(pass: () => Promise<T>) => Promise<T | undefined>;
+  },
 ): NotificationSweeper {
   let running: Promise<SweepResult> | null = null;
   let stopped = false;
@@ -370,6 +375,7 @@ export function startNotificationSweeper(
     if (running) return running;
     const track = deps.track ?? ((pass) => pass());
     running = track(() => runNotificationSweep(deps))
+      .then((result) => result ?? empty)
       .catch((error: unknown) => {
         deps.logger?.error({ err: error }, "notification sweep failed");
         return empty;

@@ -2,14 +2,15 @@
  * The process heartbeat (migration 030): this process upserts its `process_heartbeat` row every
  * `intervalMs` (an unref'd timer that never keeps the process alive, stopped on close), with its
  * memory, event-loop lag, request rate, page-cache counters, cache figures and jobs. Rows not seen for
- * `GONE_AFTER_MS` are shown as gone; any live process deletes rows older than `PRUNE_AFTER_MS`.
+ * `GONE_AFTER_MS` are shown as gone; rows older than `PRUNE_AFTER_MS` are deleted by one live
+ * process per minute (the `heartbeat-prune` job's lease, decision 028).
  * A process that stops cleanly deletes its own row.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import type { JobRegistry, JobTrack } from "./job-registry.ts";
+import type { JobRegistry, JobTrack, SharedJobTrack } from "./job-registry.ts";
 import type { ProcessMetrics } from "./process-metrics.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 5000;
@@ -25,6 +26,15 @@ export interface HeartbeatDeps {
   version: string;
   startedAt: Date;
   now?: () => number;
+  /** This process's id (default: a new `newProcessId()`); job leases are held under it. */
+  processId?: string;
+  /** Runs the deletion of gone rows (the shared `heartbeat-prune` job); default every beat. */
+  prune?: SharedJobTrack;
+}
+
+/** An id for this process: host, pid and a random suffix (pids are reused across restarts). */
+export function newProcessId(): string {
+  return `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
 }
 
 export interface Heartbeat {
@@ -42,7 +52,8 @@ export interface Heartbeat {
 export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
   const now = deps.now ?? Date.now;
   const host = hostname();
-  const processId = `${host}-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const processId = deps.processId ?? newProcessId();
+  const prune = deps.prune ?? ((pass) => pass());
   const startedAt = deps.startedAt.toISOString();
 
   async function beat(): Promise<void> {
@@ -73,10 +84,12 @@ export function createHeartbeat(deps: HeartbeatDeps): Heartbeat {
       .values({ processId, ...figures })
       .onConflict((oc) => oc.column("processId").doUpdateSet(figures))
       .execute();
-    await deps.db
-      .deleteFrom("process_heartbeat")
-      .where("lastSeenEpoch", "<", at - PRUNE_AFTER_MS)
-      .execute();
+    await prune(() =>
+      deps.db
+        .deleteFrom("process_heartbeat")
+        .where("lastSeenEpoch", "<", at - PRUNE_AFTER_MS)
+        .execute(),
+    );
   }
 
   return {

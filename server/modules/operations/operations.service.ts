@@ -21,7 +21,7 @@ import { ConflictError, ForbiddenError, UnauthenticatedError } from "../../error
 import type { ObjectStore } from "../../storage/object-store.ts";
 import type { Actor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
-import { GONE_AFTER_MS, HEARTBEAT_INTERVAL_MS, type Heartbeat } from "./heartbeat.ts";
+import { GONE_AFTER_MS, HEARTBEAT_INTERVAL_MS, type Heartbeat, PRUNE_AFTER_MS } from "./heartbeat.ts";
 import type { JobRegistry, JobStatus } from "./job-registry.ts";
 import type { CacheFigures, ProcessMetrics } from "./process-metrics.ts";
 
@@ -259,8 +259,14 @@ export function createOperationsService(deps: OperationsDeps) {
   }
 
   async function readProcesses(): Promise<ProcessView[]> {
-    const rows = await deps.db.selectFrom("process_heartbeat").selectAll().orderBy("startedAt").execute();
     const at = now();
+    // Rows past PRUNE_AFTER_MS are deleted by one process a minute (heartbeat-prune); never shown.
+    const rows = await deps.db
+      .selectFrom("process_heartbeat")
+      .selectAll()
+      .where("lastSeenEpoch", ">=", at - PRUNE_AFTER_MS)
+      .orderBy("startedAt")
+      .execute();
     return rows.map((r) => {
       const hits = Number(r.pageCacheHits);
       const misses = Number(r.pageCacheMisses);

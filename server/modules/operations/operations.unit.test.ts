@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JobLeases } from "./job-lease.ts";
 import { createJobRegistry } from "./job-registry.ts";
 import { redactDatabaseUrl } from "./operations.service.ts";
 import { createProcessMetrics } from "./process-metrics.ts";
@@ -33,6 +34,49 @@ describe("job registry", () => {
       consecutiveFailures: 0,
       lastOutcome: "ok",
     });
+  });
+
+  it("counts a shared job's tick run by another process as skipped, not as a run", async () => {
+    let holderRuns = true;
+    const asked: Array<{ name: string; leaseMs: number; spacingMs?: number }> = [];
+    const leases: JobLeases = {
+      holder: "proc-a",
+      async runExclusive(name, leaseMs, fn, options) {
+        asked.push({ name, leaseMs, spacingMs: options?.spacingMs });
+        if (!holderRuns) return { ran: false, holder: "proc-b" };
+        return { ran: true, value: await fn({ freeAtEnd() {} }) };
+      },
+      list: async () => [],
+    };
+    const jobs = createJobRegistry(Date.now, { leases });
+    const track = jobs.registerExclusive({
+      name: "billing",
+      label: "Billing",
+      intervalMs: 1000,
+      leaseMs: 30_000,
+    });
+    expect(await track(async () => "done")).toBe("done");
+    holderRuns = false;
+    let ranHere = false;
+    expect(
+      await track(async () => {
+        ranHere = true;
+      }),
+    ).toBeUndefined();
+    expect(ranHere).toBe(false);
+    expect(jobs.snapshot()[0]).toMatchObject({ runs: 1, skipped: 1, exclusive: true, lastOutcome: "ok" });
+    expect(asked).toEqual([
+      { name: "billing", leaseMs: 30_000, spacingMs: 900 },
+      { name: "billing", leaseMs: 30_000, spacingMs: 900 },
+    ]);
+    // Without leases (one process), a shared job is an ordinary one.
+    const alone = createJobRegistry().registerExclusive({
+      name: "x",
+      label: "X",
+      intervalMs: 1000,
+      leaseMs: 1,
+    });
+    expect(await alone(async () => 7)).toBe(7);
   });
 
   it("gives one-off jobs no next run", async () => {

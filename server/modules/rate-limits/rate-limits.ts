@@ -13,7 +13,7 @@
  */
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
-import type { JobDefinition, JobTrack } from "../operations/job-registry.ts";
+import type { JobRegistry, JobTrack } from "../operations/job-registry.ts";
 import { type CounterStore, createDatabaseCounterStore } from "./counter-store.ts";
 import { createRateLimiter, type RateCharge, type RateRule, type RateVerdict } from "./rate-limiter.ts";
 
@@ -58,7 +58,7 @@ export interface RateLimitsOptions {
   /** Where the counters live: the database by default, Redis when REDIS_URL is set (decision 033). */
   store?: CounterStore;
   /** The background jobs registry (/super-admin/infrastructure): the sync and purge passes are recorded. */
-  jobs?: { register(definition: JobDefinition): JobTrack };
+  jobs?: Pick<JobRegistry, "register" | "registerExclusive">;
 }
 
 export function createRateLimits(options: RateLimitsOptions) {
@@ -94,16 +94,17 @@ export function createRateLimits(options: RateLimitsOptions) {
       intervalMs: syncIntervalMs,
     }) ?? direct;
   const trackPurge =
-    options.jobs?.register({
+    options.jobs?.registerExclusive({
       name: "rate-limit-purge",
       label: "Deletes the rate-limit counters of windows that ended",
       intervalMs: purgeIntervalMs,
+      leaseMs: 60_000,
     }) ?? direct;
   const syncTimer = setInterval(() => {
     trackSync(() => limiter.flush()).catch(options.onError ?? (() => {}));
   }, syncIntervalMs);
   syncTimer.unref();
-  // Counters of windows that ended are of no use: deleted every few minutes (any process).
+  // Counters of windows that ended are of no use: deleted every few minutes (one process per tick).
   const purgeTimer = setInterval(() => {
     trackPurge(() => limiter.purge(RATE_WINDOW_MS * 2)).catch(options.onError ?? (() => {}));
   }, purgeIntervalMs);

@@ -245,7 +245,9 @@ export function createRepositoryBrowser(deps: RepositoryBrowserDeps) {
         const indexed = await repo.getFile(row.id, path);
         if (indexed?.type !== "file") throw new NotFoundError("path", path);
         const expiry = indexed.cacheExpiry ? Date.parse(indexed.cacheExpiry) : null;
-        const fresh = indexed.isReadme || (expiry !== null && expiry > now());
+        // No expiry: copied by the sync (the README; a local repository's files), current until
+        // the next sync replaces the index, on every process whether or not it has the folder.
+        const fresh = indexed.isReadme || expiry === null || expiry > now();
         if (indexed.content !== null && fresh) {
           return view(branch, path, new TextEncoder().encode(indexed.content), indexed.sha, false);
         }

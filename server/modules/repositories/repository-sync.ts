@@ -6,7 +6,15 @@
  *
  * Freshness: a successful sync sets `cacheExpiry = now + ttl`; a failed one `now + retry` (or the
  * rate limit's reset). The background refresh syncs enabled repositories whose cacheExpiry has
- * passed (or was never set), one at a time, on an unref'd timer.
+ * passed (or was never set), one at a time, on an unref'd timer, on one process per tick (the
+ * `repository-refresh` job's lease, decision 028).
+ *
+ * Several processes (decision 028): a local repository's default-branch text files are copied
+ * into the cache tables by its sync, so every process shows its files whether or not it has the
+ * folder. A process without the folder (LocalFolderMissingError) leaves a repository synced
+ * before as it is (no error recorded over that sync, its cacheExpiry not moved), and the refresh
+ * frees its lease so a process that has the folder takes the next tick. A repository never synced
+ * records the error as any failed sync does (nothing to keep; an administrator should see it).
  */
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -14,12 +22,15 @@ import { v7 as uuidv7 } from "uuid";
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { bumpContentRevision } from "../content/content-revision.ts";
+import type { LeaseControl } from "../operations/job-lease.ts";
+import type { SharedJobTrack } from "../operations/job-registry.ts";
 import { createRepositoriesRepo, type GitHubRepository } from "./repositories.repo.ts";
 import {
   type BranchInfo,
   describeSourceError,
   extensionOf,
   isReadmeName,
+  LocalFolderMissingError,
   RateLimitedError,
   type RepositorySources,
   SourceUnavailableError,
@@ -28,6 +39,10 @@ import {
 
 export const DEFAULT_SYNC_TTL_MS = 60 * 60 * 1000;
 export const DEFAULT_SYNC_RETRY_MS = 15 * 60 * 1000;
+/** A local repository's text files copied by its sync: each at most this size (as the browser's). */
+const LOCAL_CONTENT_FILE_LIMIT = 1024 * 1024;
+/** ... and at most this much per repository (the rest is read from the folder when viewed). */
+const LOCAL_CONTENT_TOTAL_LIMIT = 32 * 1024 * 1024;
 
 export interface RepositorySyncDeps {
   db: Kysely<DB>;
@@ -42,7 +57,7 @@ export interface RepositorySyncDeps {
 
 export type SyncOutcome =
   | { ok: true; repositoryId: string; files: number; branches: number; issues: number; workflows: number }
-  | { ok: false; repositoryId: string; error: string; retryAt: string };
+  | { ok: false; repositoryId: string; error: string; retryAt: string; notOnThisProcess?: true };
 
 const clip = (value: string | null | undefined, max: number) =>
   value == null ? null : value.length > max ? value.slice(0, max) : value;
@@ -63,6 +78,20 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
     const readme = await source.readme(meta.defaultBranch);
     const issues = await source.listIssues();
     const workflows = await source.listWorkflows();
+    const contents = new Map<string, string>();
+    if (row.sourceType === "local") {
+      // Cheap here (no network): every process then shows these files from the shared tables.
+      let total = 0;
+      for (const entry of files) {
+        const size = entry.size ?? 0;
+        if (entry.type !== "file" || size > LOCAL_CONTENT_FILE_LIMIT) continue;
+        if (total + size > LOCAL_CONTENT_TOTAL_LIMIT) break;
+        const blob = await source.readBlob(meta.defaultBranch, entry.path);
+        if (blob.isBinary) continue;
+        total += blob.size;
+        contents.set(entry.path, new TextDecoder().decode(blob.bytes));
+      }
+    }
     // GitHub's branch list has no commit details: fetch them for the default branch only.
     const withCommits: BranchInfo[] = [];
     for (const b of branches) {
@@ -71,7 +100,7 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
         withCommits.push({ ...b, lastCommit: last ?? null });
       } else withCommits.push(b);
     }
-    return { meta, branches: withCommits, files, readme, issues, workflows };
+    return { meta, branches: withCommits, files, readme, issues, workflows, contents };
   }
 
   async function store(
@@ -129,7 +158,7 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
           .execute();
       }
 
-      await replaceFiles(trx, row.id, data.files, data.readme, iso);
+      await replaceFiles(trx, row.id, data.files, data.readme, data.contents, iso);
       await repo.replaceIssues(
         row.id,
         data.issues.map((i) => ({
@@ -149,6 +178,7 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
     repositoryId: string,
     entries: TreeEntry[],
     readme: { path: string; text: string } | null,
+    contents: ReadonlyMap<string, string>,
     iso: string,
   ): Promise<void> {
     const kept = new Map(
@@ -166,6 +196,8 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
       const old = kept.get(e.path);
       const same = old && old.sha === e.sha;
       const isReadme = readme?.path === e.path;
+      // Copied by this sync (local sources): current until the next sync replaces the index.
+      const synced = isReadme ? readme.text : contents.get(e.path);
       return {
         id: uuidv7(),
         repositoryId,
@@ -178,9 +210,9 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
         mimeType: null,
         encoding: null,
         isReadme: isReadme || (e.type === "file" && !e.path.includes("/") && isReadmeName(e.name) && !readme),
-        content: isReadme ? readme.text : same ? old.content : null,
-        lastFetchAt: isReadme ? iso : same ? old.lastFetchAt : null,
-        cacheExpiry: isReadme ? null : same ? old.cacheExpiry : null,
+        content: synced ?? (same ? old.content : null),
+        lastFetchAt: synced !== undefined ? iso : same ? old.lastFetchAt : null,
+        cacheExpiry: synced !== undefined ? null : same ? old.cacheExpiry : null,
       };
     });
     for (let i = 0; i < rows.length; i += 200) {
@@ -193,6 +225,16 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
 
   async function recordFailure(row: GitHubRepository, error: unknown, at: number): Promise<SyncOutcome> {
     const message = describeSourceError(error);
+    if (error instanceof LocalFolderMissingError && row.lastSyncAt !== null) {
+      // Not on this process's disk, but synced before by one that has it: that sync stays as it
+      // is (no error over it, its expiry unmoved, so a process with the folder takes it next).
+      const iso = new Date(at).toISOString();
+      deps.logger?.warn(
+        { repositoryId: row.id, slug: row.slug },
+        "repository sync skipped: the local folder is not on this process",
+      );
+      return { ok: false, repositoryId: row.id, error: message, retryAt: iso, notOnThisProcess: true };
+    }
     const retryAt = error instanceof RateLimitedError ? error.resetAt.getTime() : at + retry;
     const iso = new Date(at).toISOString();
     await db
@@ -232,8 +274,11 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
     return promise;
   }
 
-  /** Syncs every enabled repository whose cache has expired (or never synced). */
-  async function refreshDue(): Promise<SyncOutcome[]> {
+  /**
+   * Syncs every enabled repository whose cache has expired (or never synced). A local repository
+   * whose folder this process lacks frees the job's lease for another process (`lease`).
+   */
+  async function refreshDue(lease?: LeaseControl): Promise<SyncOutcome[]> {
     const iso = new Date(now()).toISOString();
     const due = await db
       .selectFrom("github_repository")
@@ -249,7 +294,9 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
       const row = await repo.getRepository(id);
       if (!row) continue;
       try {
-        outcomes.push(await syncRepository(row));
+        const outcome = await syncRepository(row);
+        if (!outcome.ok && outcome.notOnThisProcess) lease?.freeAtEnd();
+        outcomes.push(outcome);
       } catch (error) {
         deps.logger?.error({ err: error, repositoryId: id }, "repository sync could not be stored");
       }
@@ -261,13 +308,13 @@ export function createRepositorySync(deps: RepositorySyncDeps) {
   function start(
     intervalMs = 5 * 60 * 1000,
     /** Records each pass in the background jobs registry (/super-admin/infrastructure). */
-    track: <T>(pass: () => Promise<T>) => Promise<T> = (pass) => pass(),
+    track: SharedJobTrack = (pass) => pass(),
   ): { stop(): Promise<void> } {
     let stopped = false;
     let current: Promise<unknown> = Promise.resolve();
     const tick = () => {
       if (stopped) return;
-      current = track(refreshDue).catch((error) =>
+      current = track((lease) => refreshDue(lease)).catch((error) =>
         deps.logger?.error({ err: error }, "repository background refresh failed"),
       );
     };

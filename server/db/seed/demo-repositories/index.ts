@@ -20,6 +20,8 @@ export { generateDemoRepositories } from "./generate.ts";
 export interface SeedDemoRepositoriesDeps {
   db: Kysely<DB>;
   dataDir: string;
+  /** The folder local repositories live in (REPOSITORIES_DIR; default DATA_DIR/repositories). */
+  repositoriesDir?: string;
   logger?: Logger;
 }
 
@@ -31,7 +33,7 @@ export function repositoriesRoot(dataDir: string): string {
 export async function seedDemoRepositories(
   deps: SeedDemoRepositoriesDeps,
 ): Promise<{ generated: number; categories: number; repositories: number }> {
-  const root = repositoriesRoot(deps.dataDir);
+  const root = deps.repositoriesDir ?? repositoriesRoot(deps.dataDir);
   const { generated } = await generateDemoRepositories(root);
   const repo = createRepositoriesRepo(deps.db);
 

@@ -34,6 +34,18 @@ export class SourceUnavailableError extends Error {
   }
 }
 
+/**
+ * A local repository's folder is not on this process's disk (decision 028): with several app
+ * processes, only those that have the folder can sync it, and none of them records this over a
+ * good sync made elsewhere.
+ */
+export class LocalFolderMissingError extends SourceUnavailableError {
+  constructor(options?: { cause?: unknown }) {
+    super("local repository folder not found", options);
+    this.name = "LocalFolderMissingError";
+  }
+}
+
 /** A short, safe description of a sync failure for the `lastSyncError` column (no stack, no token). */
 export function describeSourceError(error: unknown): string {
   if (error instanceof RateLimitedError) return error.message;

@@ -6,7 +6,9 @@
  * - Token optional (`Authorization: Bearer …`); it is never logged or put in an error.
  * - Conditional requests: the ETag of every 200 is kept with its body (bounded, least recently
  *   used out) and sent as `If-None-Match`; a 304 reuses the kept body (and does not count against
- *   GitHub's rate limit).
+ *   GitHub's rate limit). With a `store` (the `github_response` table, decision 028) each kept
+ *   answer is also written to the database and read from it on a miss, so a restarted process or
+ *   another one sends the same `If-None-Match`.
  * - Rate limits: a 403/429 with `x-ratelimit-remaining: 0` (reset at `x-ratelimit-reset`) or with
  *   `retry-after` throws RateLimitedError and blocks every request until the reset; a success with
  *   no requests left blocks the next ones the same way. Blocked calls never reach the network.
@@ -28,6 +30,20 @@ export interface GitHubClientOptions {
   maxCachedResponses?: number;
   /** Estimated bytes of the kept responses together (default 16 MiB). */
   maxCachedBytes?: number;
+  /** Kept answers shared by processes and restarts (the database); failures are ignored. */
+  store?: GitHubResponseStore;
+}
+
+/** A kept answer as stored: the ETag, the response text and its next-page link. */
+export interface StoredGitHubResponse {
+  etag: string;
+  text: string;
+  next: string | null;
+}
+
+export interface GitHubResponseStore {
+  read(key: string): Promise<StoredGitHubResponse | null>;
+  write(key: string, response: StoredGitHubResponse): Promise<void>;
 }
 
 export interface GitHubResponse<T> {
@@ -106,7 +122,23 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
     }
     const url = urlFor(pathOrUrl);
     const key = url.toString();
-    const cached = kept.get(key);
+    let cached = kept.get(key);
+    if (!cached && options.store) {
+      const stored = await options.store.read(key).catch(() => null);
+      if (stored) {
+        try {
+          cached = {
+            bytes: stringBytes(stored.text),
+            etag: stored.etag,
+            data: JSON.parse(stored.text),
+            next: stored.next,
+          };
+          kept.set(key, cached);
+        } catch {
+          cached = undefined; // unreadable: asked for in full
+        }
+      }
+    }
     const headers: Record<string, string> = {
       accept: "application/vnd.github+json",
       "x-github-api-version": "2022-11-28",
@@ -148,8 +180,9 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
     }
     let data: T;
     let bytes = 0;
+    let text: string;
     try {
-      const text = await response.text();
+      text = await response.text();
       bytes = stringBytes(text);
       data = JSON.parse(text) as T;
     } catch (error) {
@@ -157,7 +190,10 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHubCli
     }
     const next = nextLink(response.headers.get("link"));
     const etag = response.headers.get("etag");
-    if (etag) kept.set(key, { bytes, etag, data, next });
+    if (etag) {
+      kept.set(key, { bytes, etag, data, next });
+      await options.store?.write(key, { etag, text, next }).catch(() => {});
+    }
     return { data, notModified: false, next };
   }
 

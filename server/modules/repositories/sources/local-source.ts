@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { TreeEntry as GitTreeEntry } from "isomorphic-git";
-import { NotFoundError, SourceUnavailableError } from "./errors.ts";
+import { LocalFolderMissingError, NotFoundError, SourceUnavailableError } from "./errors.ts";
 import { describeFile, dominantLanguage, isReadmeName } from "./file-types.ts";
 import { resolveSymlinkTarget, safeBranchName, safeDirectory, safeRepositoryPath } from "./paths.ts";
 import {
@@ -55,7 +55,7 @@ export async function resolveGitDir(root: string, relative: string): Promise<str
     rootReal = await realpath(root);
     dir = await realpath(path.join(rootReal, rel));
   } catch (error) {
-    throw new SourceUnavailableError("local repository folder not found", { cause: error });
+    throw new LocalFolderMissingError({ cause: error });
   }
   if (!inside(rootReal, dir))
     throw new SourceUnavailableError("local repository is outside the repository root");
