@@ -158,7 +158,7 @@ function sharedAuthSecret(dataRoot: string, given: string | undefined): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls the process's readiness route until it answers 200; throws if the process exits first. */
-async function waitReady(proc: AppProcess, timeoutMs = 180_000): Promise<void> {
+export async function waitReady(proc: AppProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const child = proc.child!;
   while (Date.now() < deadline) {
@@ -180,7 +180,37 @@ async function waitReady(proc: AppProcess, timeoutMs = 180_000): Promise<void> {
   throw new Error(`app process ${proc.index + 1} was not ready within ${timeoutMs / 1000} s`);
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/**
+ * Starts the production bundle as process `proc` (its PORT, HOST and DATA_DIR set here, the rest
+ * from `env`), its output appended to `proc.logFile` or shared with this process.
+ */
+export function spawnApp(
+  proc: AppProcess,
+  env: Record<string, string>,
+  output: "files" | "inherit" = "files",
+): ChildProcess {
+  const toFiles = output === "files";
+  mkdirSync(proc.dataDir, { recursive: true });
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: { ...env, HOST: "127.0.0.1", PORT: String(proc.port), DATA_DIR: proc.dataDir },
+    stdio: toFiles ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
+  });
+  if (toFiles) {
+    const out = createWriteStream(proc.logFile, { flags: "a" });
+    child.stdout!.pipe(out, { end: false });
+    child.stderr!.pipe(out, { end: false });
+    child.once("exit", () => setTimeout(() => out.end(), 50));
+  }
+  proc.child = child;
+  proc.pid = child.pid ?? null;
+  child.once("exit", () => {
+    if (proc.child === child) proc.pid = null;
+  });
+  return child;
+}
+
+export function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
@@ -253,37 +283,23 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   let stopping = false;
   function spawnProcess(proc: AppProcess): void {
-    const env: Record<string, string> = {
-      ...baseEnv,
-      NODE_ENV: "production",
-      SEED_DEMO: "1",
-      LOG_LEVEL: "warn",
-      ...options.env,
-      HOST: "127.0.0.1",
-      PORT: String(proc.port),
-      DATA_DIR: proc.dataDir,
-      DATABASE_URL: options.databaseUrl,
-      STORAGE_URL: storageUrl,
-      AUTH_SECRET: authSecret,
-      PUBLIC_URL: proxy.url,
-      TRUST_PROXY: "1",
-    };
-    const toFiles = (options.output ?? "files") === "files";
-    const child = spawn(process.execPath, [SERVER_ENTRY], {
-      cwd: ROOT,
-      env,
-      stdio: toFiles ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
-    });
-    if (toFiles) {
-      const out = createWriteStream(proc.logFile, { flags: "a" });
-      child.stdout!.pipe(out, { end: false });
-      child.stderr!.pipe(out, { end: false });
-      child.once("exit", () => setTimeout(() => out.end(), 50));
-    }
-    proc.child = child;
-    proc.pid = child.pid ?? null;
+    const child = spawnApp(
+      proc,
+      {
+        ...baseEnv,
+        NODE_ENV: "production",
+        SEED_DEMO: "1",
+        LOG_LEVEL: "warn",
+        ...options.env,
+        DATABASE_URL: options.databaseUrl,
+        STORAGE_URL: storageUrl,
+        AUTH_SECRET: authSecret,
+        PUBLIC_URL: proxy.url,
+        TRUST_PROXY: "1",
+      },
+      options.output ?? "files",
+    );
     child.once("exit", (code, signal) => {
-      if (proc.child === child) proc.pid = null;
       if (!stopping) log(`app process ${proc.index + 1} (pid ${child.pid}) exited (${code ?? signal})`);
     });
   }
