@@ -258,13 +258,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
   }
 
+  let stopping = false;
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
       upstreams: processes.map((p) => p.url),
       port: proxyPort,
       host,
-      onStateChange: (upstream, up) => log(`${upstream} is ${up ? "back" : "down"}`),
+      onStateChange: (upstream, up) => {
+        if (!stopping) log(`${upstream} is ${up ? "back" : "down"}`);
+      },
+      onUpstreamError: (upstream, request, error, retried) => {
+        if (!stopping)
+          log(`${request} to ${upstream} failed: ${error}${retried ? ", tried on the next process" : ""}`);
+      },
     });
   } catch (error) {
     await s3.close();
@@ -281,7 +288,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
   }
 
-  let stopping = false;
   function spawnProcess(proc: AppProcess): void {
     const child = spawnApp(
       proc,

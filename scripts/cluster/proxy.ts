@@ -57,6 +57,8 @@ export interface ProxyOptions {
   maxFreeSockets?: number;
   /** Called when an upstream goes down or comes back. */
   onStateChange?: (upstream: string, up: boolean) => void;
+  /** Called when a request to an upstream fails (and whether it is tried on the next one). */
+  onUpstreamError?: (upstream: string, request: string, error: string, retried: boolean) => void;
 }
 
 export interface RunningProxy {
@@ -115,7 +117,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const probeIntervalMs = options.probeIntervalMs ?? 500;
   const upstreams: Upstream[] = options.upstreams.map((u) => ({
     url: new URL(u),
-    agent: new http.Agent({ keepAlive: true, maxFreeSockets: options.maxFreeSockets ?? 64 }),
+    // Idle connections are closed after 4 s, before the app's own 5 s keep-alive timeout closes
+    // them (a request sent on a connection the app is closing would fail).
+    agent: new http.Agent({ keepAlive: true, maxFreeSockets: options.maxFreeSockets ?? 64, timeout: 4000 }),
     up: true,
     served: 0,
     probe: null,
@@ -230,6 +234,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         !res.headersSent &&
         !req.destroyed &&
         (!bodyStarted || (IDEMPOTENT.has(req.method ?? "") && !hasBody(req)));
+      options.onUpstreamError?.(
+        upstream.url.origin,
+        `${req.method} ${req.url}`,
+        `${code || error.message}${upReq.reusedSocket ? " (kept-alive connection)" : ""}`,
+        retryable,
+      );
       if (retryable) forward(req, res, headers, tried);
       else fail(res, 502, "The app process went away while answering: the request may not have completed.");
     });

@@ -27,15 +27,26 @@ export async function startScaleCluster(
   const dataRoot = mkdtempSync(path.join(tmpdir(), "lumen-scale-"));
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/lumen_scale_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const cluster = await startCluster({
-    size: 3,
-    databaseUrl: url.toString(),
-    dataRoot,
-    port,
-    s3Port: port + 9,
-    env: { LOG_LEVEL: "warn", ...env },
-    dropDatabaseOnStop: true,
-  });
+  const start = () =>
+    startCluster({
+      size: 3,
+      databaseUrl: url.toString(),
+      dataRoot,
+      port,
+      s3Port: port + 9,
+      env: { LOG_LEVEL: "warn", ...env },
+      dropDatabaseOnStop: true,
+    });
+  // The ports are in the system's ephemeral range: one may be taken for a moment by a connection.
+  let cluster: Cluster | null = null;
+  for (let attempt = 1; !cluster; attempt++) {
+    try {
+      cluster = await start();
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
+      await sleep(1000);
+    }
+  }
   const db = new pg.Pool({ connectionString: url.toString(), max: 2 });
   return {
     ...cluster,
@@ -44,7 +55,9 @@ export async function startScaleCluster(
     async stop(graceMs?: number) {
       await db.end();
       await cluster.stop(graceMs);
-      rmSync(dataRoot, { recursive: true, force: true });
+      // SCALE_KEEP=1 keeps the processes' logs (pN/server.log) and the bucket's folder.
+      if (process.env.SCALE_KEEP === "1") process.stdout.write(`scale cluster data kept in ${dataRoot}\n`);
+      else rmSync(dataRoot, { recursive: true, force: true });
     },
   };
 }
