@@ -232,7 +232,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (DOWN_CODES.has(code) || /socket hang up/.test(error.message)) markDown(upstream);
       const retryable =
         !res.headersSent &&
-        !req.destroyed &&
+        // The client is still there (the request stream itself ends, and is destroyed, once read).
+        !res.destroyed &&
+        !req.socket.destroyed &&
         (!bodyStarted || (IDEMPOTENT.has(req.method ?? "") && !hasBody(req)));
       options.onUpstreamError?.(
         upstream.url.origin,
