@@ -5,7 +5,7 @@
  * own port and data folder (mail outbox, logs) and the same AUTH_SECRET and PUBLIC_URL (the
  * proxy's). The bucket is served by s3rver from a folder.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   createWriteStream,
@@ -21,10 +21,10 @@ import pg from "pg";
 import S3rver from "s3rver";
 import { type RunningProxy, startProxy } from "./proxy.ts";
 
+export { ensureBuild } from "../ensure-build.ts";
+
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const SERVER_ENTRY = path.join(ROOT, "build", "bundle", "server.js");
-/** The last file `npm run build` writes (scripts/build-server.ts). */
-const BUILD_MARK = path.join(ROOT, "build", "bundle", "main.js");
 export const BUCKET = "lumen-cluster";
 /** The readiness route the cluster waits on before it sends a process requests. */
 const READY_PATH = "/api/health";
@@ -85,28 +85,6 @@ export interface Cluster {
   restart(index: number): Promise<void>;
   /** SIGTERM to every process (SIGKILL after `graceMs`), then the proxy and s3rver. */
   stop(graceMs?: number): Promise<void>;
-}
-
-/** Builds the production bundle when it is missing or older than the sources (as `npm start` does). */
-export function ensureBuild(log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
-  const newest = (dir: string): number => {
-    let n = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) n = Math.max(n, newest(full));
-      else if (!entry.name.includes(".test.")) n = Math.max(n, statSync(full).mtimeMs);
-    }
-    return n;
-  };
-  const sources = Math.max(
-    ...["app", "core", "public", "server"]
-      .filter((d) => existsSync(path.join(ROOT, d)))
-      .map((d) => newest(path.join(ROOT, d))),
-  );
-  if (existsSync(BUILD_MARK) && statSync(BUILD_MARK).mtimeMs >= sources) return;
-  log("Building the production bundle…");
-  const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
 }
 
 /** Creates the database of `databaseUrl` when it does not exist (connecting to `postgres`). */
