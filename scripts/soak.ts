@@ -51,6 +51,10 @@ const cluster = await startCluster({
   },
   dropDatabaseOnStop: true,
   log: (line) => say(`[cluster] ${line}`),
+}).catch((error: Error) => {
+  rmSync(dataRoot, { recursive: true, force: true });
+  process.stderr.write(`The cluster could not start: ${error.message}\n`);
+  process.exit(1);
 });
 
 async function stopAndExit(code: number): Promise<never> {

@@ -253,6 +253,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
   } catch (error) {
     await s3.close();
+    if (options.dropDatabaseOnStop) await dropDatabase(options.databaseUrl).catch(() => {});
     throw error;
   }
 

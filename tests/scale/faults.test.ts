@@ -330,13 +330,13 @@ describe("faults with three app processes on PostgreSQL", () => {
 });
 
 describe("SIGKILL of a process on SQLite during concurrent writes", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "lumen-scale-sqlite-"));
+  let dataDir = "";
   const proc: AppProcess = {
     index: 0,
     port: 36348,
     url: "http://127.0.0.1:36348",
-    dataDir,
-    logFile: path.join(dataDir, "server.log"),
+    dataDir: "",
+    logFile: "",
     child: null,
     pid: null,
   };
@@ -350,6 +350,9 @@ describe("SIGKILL of a process on SQLite during concurrent writes", () => {
   };
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "lumen-scale-sqlite-"));
+    proc.dataDir = dataDir;
+    proc.logFile = path.join(dataDir, "server.log");
     spawnApp(proc, env);
     await waitReady(proc);
   });
@@ -358,7 +361,7 @@ describe("SIGKILL of a process on SQLite during concurrent writes", () => {
       proc.child.kill("SIGTERM");
       await exited(proc.child);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("the database opens again, passes integrity_check, keeps every acknowledged write and its counters", async () => {

@@ -43,7 +43,10 @@ export async function startScaleCluster(
     try {
       cluster = await start();
     } catch (error) {
-      if (attempt >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
+      if (attempt >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) {
+        rmSync(dataRoot, { recursive: true, force: true });
+        throw error;
+      }
       await sleep(1000);
     }
   }
