@@ -4,6 +4,7 @@
  * flight; a kill during 1,000 concurrent writes leaves PostgreSQL's derived counters equal to the
  * rows they count; and the same on SQLite (one process on a database file, killed, restarted).
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -345,7 +346,7 @@ describe("SIGKILL of a process on SQLite during concurrent writes", () => {
     NODE_ENV: "production",
     SEED_DEMO: "1",
     LOG_LEVEL: "warn",
-    AUTH_SECRET: "s".repeat(48),
+    AUTH_SECRET: randomBytes(36).toString("base64url"),
     ...RAISED_RATE_LIMITS,
   };
 
@@ -353,8 +354,19 @@ describe("SIGKILL of a process on SQLite during concurrent writes", () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "lumen-scale-sqlite-"));
     proc.dataDir = dataDir;
     proc.logFile = path.join(dataDir, "server.log");
-    spawnApp(proc, env);
-    await waitReady(proc);
+    // The port lies in the system's ephemeral range: when a connection holds it, take the next.
+    for (const port of [36348, 36349, 36347, 36346, 36345]) {
+      proc.port = port;
+      proc.url = `http://127.0.0.1:${port}`;
+      spawnApp(proc, env);
+      try {
+        await waitReady(proc);
+        return;
+      } catch (error) {
+        if (!/EADDRINUSE/.test((error as Error).message)) throw error;
+      }
+    }
+    throw new Error("no free port for the SQLite process");
   });
   afterAll(async () => {
     if (proc.child && proc.child.exitCode === null && proc.child.signalCode === null) {
