@@ -52,6 +52,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        resolve,
+        test: {
+          // Several app processes of the production build (decision 029): `npm run test:scale`.
+          name: "scale",
+          include: ["tests/scale/**/*.test.ts"],
+          environment: "node",
+          setupFiles,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
