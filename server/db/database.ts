@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { BadInputError } from "../errors.ts";
 import { type Dialect, dialectFromUrl } from "./dialect.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDatabase, NodeSqliteDialect } from "./sqlite-dialect.ts";
@@ -66,6 +67,29 @@ const pgTypes = {
   },
 };
 
+/**
+ * PostgreSQL text cannot hold the NUL character: a parameter with one would fail as a server error
+ * ("invalid byte sequence for encoding UTF8: 0x00"). It is bad input, whatever it came from (a
+ * slug, a search term, a JSON field), so such a query is refused before it is sent, as a
+ * `BadInputError` (HTTP 400, GraphQL BAD_USER_INPUT). SQLite stores it; no check there.
+ */
+class NulRefusingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; only (text, values) is checked
+  override query(...args: any[]): any {
+    const values = args[1];
+    if (Array.isArray(values) && values.some((v) => typeof v === "string" && v.includes("\u0000"))) {
+      const error = new BadInputError("text may not contain the NUL character (\\0)");
+      if (typeof args[2] === "function") {
+        process.nextTick(args[2], error);
+        return undefined;
+      }
+      return Promise.reject(error);
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: forwarded as given
+    return (super.query as (...a: any[]) => any)(...args);
+  }
+}
+
 function sqlitePath(url: string): string {
   if (url === ":memory:") return url;
   if (url.startsWith("file:")) return fileURLToPath(url);
@@ -90,6 +114,7 @@ export function createDatabase(url: string, options: CreateDatabaseOptions = {})
       throw new Error("searchPath must be a plain schema name");
     }
     const pool = new pg.Pool({
+      Client: NulRefusingClient,
       connectionString: url,
       max: options.maxConnections ?? 10,
       // Fail instead of hanging when the server is unreachable (health checks, start-up).

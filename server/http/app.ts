@@ -203,10 +203,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   app.use("*", async (c, next) => {
     runtime.processMetrics.countRequest(); // requests per minute on /super-admin/infrastructure
     // Reject paths that are not valid percent-encoding before anything parses them.
+    let decodedPath: string;
     try {
-      decodeURIComponent(c.req.path);
+      decodedPath = decodeURIComponent(c.req.path);
     } catch {
       return c.text("Bad request: the URL path is not valid percent-encoding", 400);
+    }
+    if (decodedPath.includes("\u0000")) {
+      return c.text("Bad request: the URL path contains a NUL character (%00)", 400);
     }
     const nonce = createNonce();
     c.set("nonce", nonce);

@@ -536,6 +536,27 @@ describe.each(DIALECTS)("comments (%s)", (dialect) => {
       expect(newest.items[0]?.id).toBe(b.id);
     });
 
+    it("likes and unlikes sent at once (a double click, two tabs) count once, never 500", async () => {
+      const target = (await comment(FREE_ITEM.slug, { body: "Liked twice at once." }, "manager")).json
+        .comment;
+      const likes = await Promise.all(
+        Array.from({ length: 8 }, () => post(`/api/comments/${target.id}/like`, {}, "pro")),
+      );
+      expect(likes.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect((await commentRow(target.id))?.likeCount).toBe(1);
+      const unlikes = await Promise.all(
+        Array.from({ length: 8 }, () => send("DELETE", `/api/comments/${target.id}/like`, undefined, "pro")),
+      );
+      expect(unlikes.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect((await commentRow(target.id))?.likeCount).toBe(0);
+      const rows = await db()
+        .selectFrom("comment_like")
+        .select("userId")
+        .where("commentId", "=", target.id)
+        .execute();
+      expect(rows).toEqual([]);
+    });
+
     it("limits comments per user and day (50; 429 with Retry-After)", async () => {
       const { id: userId } = await db()
         .selectFrom("user")

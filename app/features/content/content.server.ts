@@ -49,6 +49,26 @@ function readFilters(url: URL): ListingFilters {
   };
 }
 
+/**
+ * A listing page's items; a `cursor` that is not one this server issued (edited, truncated, from
+ * another list) answers 400 with what to do, never 500.
+ */
+async function listingPage<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    // By its code: the app's build carries its own copy of the error classes, so `instanceof`
+    // would not match an error the services threw.
+    if ((error as { code?: unknown } | null)?.code === "BAD_USER_INPUT") {
+      const reason = (error as Error).message;
+      throw data(`This page link is not valid (${reason}): go back to the first page of the list.`, {
+        status: 400,
+      });
+    }
+    throw error;
+  }
+}
+
 /** The section listing (/ai-education, /section/:section …) or null when the section does not exist. */
 export async function loadSectionListing(
   { context, url }: LoaderBase,
@@ -60,15 +80,17 @@ export async function loadSectionListing(
   if (!section) return null;
   const filters = readFilters(url);
   const [list, categories] = await Promise.all([
-    services.content.list(actor, {
-      publishedOnly: true,
-      section: section.slug,
-      category: filters.category ?? undefined,
-      tier: filters.tier ?? undefined,
-      type: filters.type ?? undefined,
-      limit: PAGE_SIZE,
-      cursor: filters.cursor,
-    }),
+    listingPage(
+      services.content.list(actor, {
+        publishedOnly: true,
+        section: section.slug,
+        category: filters.category ?? undefined,
+        tier: filters.tier ?? undefined,
+        type: filters.type ?? undefined,
+        limit: PAGE_SIZE,
+        cursor: filters.cursor,
+      }),
+    ),
     services.content.categories(),
   ]);
   return {
@@ -90,14 +112,16 @@ export async function loadCategoryListing(
   const category = (await services.content.categories()).find((c) => c.slug === categorySlug);
   if (!category) return null;
   const filters = { ...readFilters(url), category: null };
-  const list = await services.content.list(actor, {
-    publishedOnly: true,
-    category: category.slug,
-    tier: filters.tier ?? undefined,
-    type: filters.type ?? undefined,
-    limit: PAGE_SIZE,
-    cursor: filters.cursor,
-  });
+  const list = await listingPage(
+    services.content.list(actor, {
+      publishedOnly: true,
+      category: category.slug,
+      tier: filters.tier ?? undefined,
+      type: filters.type ?? undefined,
+      limit: PAGE_SIZE,
+      cursor: filters.cursor,
+    }),
+  );
   return {
     scope: { kind: "category", category },
     categories: [],

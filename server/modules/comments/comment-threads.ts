@@ -433,36 +433,40 @@ export function createCommentThreads(deps: ThreadDeps) {
       const userId = requireUser(actor);
       const { row } = await visibleComment(actor, id);
       if (row.deletedAt !== null) throw new ConflictError("A deleted comment cannot be liked.");
+      // The like row decides, in one statement each way, so two requests at once (two tabs, a
+      // double click, two processes) count once: a conflicting insert or a missing row changes
+      // nothing, and the counter moves only with a row that was really added or removed.
       return inTransaction(db, async (trx) => {
-        const existing = await trx
-          .selectFrom("comment_like")
-          .select("userId")
-          .where("commentId", "=", id)
-          .where("userId", "=", userId)
-          .executeTakeFirst();
-        if (liked && !existing) {
-          await trx
+        if (liked) {
+          const added = await trx
             .insertInto("comment_like")
             .values({ commentId: id, userId, createdAt: nowIso() })
-            .execute();
-          await trx
-            .updateTable("comment")
-            .set((eb) => ({ likeCount: eb("likeCount", "+", 1) }))
-            .where("id", "=", id)
-            .execute();
-        } else if (!liked && existing) {
-          await trx
+            .onConflict((oc) => oc.columns(["commentId", "userId"]).doNothing())
+            .returning("userId")
+            .executeTakeFirst();
+          if (added) {
+            await trx
+              .updateTable("comment")
+              .set((eb) => ({ likeCount: eb("likeCount", "+", 1) }))
+              .where("id", "=", id)
+              .execute();
+          }
+        } else {
+          const removed = await trx
             .deleteFrom("comment_like")
             .where("commentId", "=", id)
             .where("userId", "=", userId)
-            .execute();
-          await trx
-            .updateTable("comment")
-            .set({
-              likeCount: sql<number>`case when ${sql.ref("likeCount")} > 0 then ${sql.ref("likeCount")} - 1 else 0 end`,
-            })
-            .where("id", "=", id)
-            .execute();
+            .returning("userId")
+            .executeTakeFirst();
+          if (removed) {
+            await trx
+              .updateTable("comment")
+              .set({
+                likeCount: sql<number>`case when ${sql.ref("likeCount")} > 0 then ${sql.ref("likeCount")} - 1 else 0 end`,
+              })
+              .where("id", "=", id)
+              .execute();
+          }
         }
         const after = await trx
           .selectFrom("comment")
