@@ -3,9 +3,8 @@
  * named demo account (`<who>@demo.local`), and an API key (scoped content:read) made by one of them,
  * for the unauthorized-access tests.
  */
-import { expect } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
-import { call } from "./auth.ts";
+import { createReadKey } from "./auth.ts";
 import { signIn, type TestServer } from "./test-server.ts";
 
 export interface DemoReaders<W extends string> {
@@ -33,13 +32,6 @@ export async function signInDemoReaders<W extends string>(
       .executeTakeFirstOrThrow();
     ids[who] = row.id;
   }
-  const created = await call(
-    server.url,
-    "/api/account/api-keys",
-    { name: key.name, scopes: ["content:read"] },
-    { cookie: cookies[key.owner] },
-  );
-  expect(created.status).toBe(201);
-  const apiKey = ((await created.json()) as { key: string }).key;
+  const apiKey = await createReadKey(server.url, cookies[key.owner], key.name);
   return { cookies, ids, apiKey };
 }
