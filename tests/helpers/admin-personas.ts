@@ -3,9 +3,8 @@
  * an API key (made by admin@, scoped content:read), for the unauthorized-access tests every
  * admin API carries. Staff accounts pass their second factor inside `signInCookie`.
  */
-import { expect } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
-import { call, signInCookie } from "./auth.ts";
+import { createReadKey, signInCookie } from "./auth.ts";
 
 /** Every demo account (visitor aside), as in the brief of every admin API suite. */
 export const DEMO_ACCOUNTS = [
@@ -24,25 +23,19 @@ export type DemoAccount = (typeof DEMO_ACCOUNTS)[number];
 export interface AdminPersonas {
   /** Cookie header per signed-in account. */
   cookies: Record<string, string>;
-  /** An API key of admin@ (content:read): API keys are refused by the admin APIs. */
+  /** An API key (content:read) of the key owner, admin@ unless told: API keys are refused by the admin APIs. */
   apiKey: string;
 }
 
-/** Signs `accounts` in (every demo account by default) and makes admin@'s API key. */
+/** Signs `accounts` in (every demo account by default) and makes `keyOwner`'s (admin@'s) API key. */
 export async function signInAdminPersonas(
   baseUrl: string,
   accounts: readonly DemoAccount[] = DEMO_ACCOUNTS,
+  keyOwner: DemoAccount = "admin",
 ): Promise<AdminPersonas> {
   const cookies: Record<string, string> = {};
-  for (const who of new Set<DemoAccount>([...accounts, "admin"])) {
+  for (const who of new Set<DemoAccount>([...accounts, keyOwner])) {
     cookies[who] = await signInCookie(baseUrl, `${who}@demo.local`, DEMO_PASSWORD);
   }
-  const key = await call(
-    baseUrl,
-    "/api/account/api-keys",
-    { name: "CI", scopes: ["content:read"] },
-    { cookie: cookies.admin },
-  );
-  expect(key.status).toBe(201);
-  return { cookies, apiKey: ((await key.json()) as { key: string }).key };
+  return { cookies, apiKey: await createReadKey(baseUrl, cookies[keyOwner], "CI") };
 }

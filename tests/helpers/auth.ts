@@ -2,7 +2,9 @@
  * Helpers for the identity integration tests: a controllable clock, JSON calls with an Origin,
  * cookies, and codes read from the outbox.
  */
+
 import path from "node:path";
+import { expect } from "vitest";
 import { readOutbox } from "../../server/mail/mailer.ts";
 import { signInThroughSecondFactor } from "./second-factor.ts";
 
@@ -36,6 +38,22 @@ export async function call(baseUrl: string, urlPath: string, body?: unknown, opt
     headers,
     body: method === "GET" ? undefined : typeof body === "string" ? body : JSON.stringify(body ?? {}),
   });
+}
+
+/** Makes an API key scoped content:read for the signed-in `cookie`; returns the key. */
+export async function createReadKey(
+  baseUrl: string,
+  cookie: string | undefined,
+  name: string,
+): Promise<string> {
+  const res = await call(
+    baseUrl,
+    "/api/account/api-keys",
+    { name, scopes: ["content:read"] },
+    cookie ? { cookie } : {},
+  );
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { key: string }).key;
 }
 
 /** The Cookie header for the cookies a response sets (expired ones dropped). */

@@ -6,11 +6,11 @@
  * and up), and the Free reader's teaser page (200, upgrade call to action, no data).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { DEMO_CONTENT } from "../../server/db/seed/demo/index.ts";
 import { call } from "../helpers/auth.ts";
 import { TEST_AUTH_SECRET } from "../helpers/credentials.ts";
-import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { signInDemoReaders } from "../helpers/demo-readers.ts";
+import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const COURSES = DEMO_CONTENT.filter(
   (c) => c.type === "course" && (c.tier === "Free" || c.tier === "Basic") && c.lessons?.length,
@@ -38,23 +38,13 @@ describe.each(DIALECTS)("learning: certificates and reports (%s)", (dialect) => 
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { AUTH_SECRET: TEST_AUTH_SECRET });
-    for (const who of ["free", "basic", "pro", "manager"] as const) {
-      cookies[who] = await signIn(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-      const row = await server.runtime.database.db
-        .selectFrom("user")
-        .select("id")
-        .where("email", "=", `${who}@demo.local`)
-        .executeTakeFirstOrThrow();
-      ids[who] = row.id;
-    }
-    const created = await call(
-      server.url,
-      "/api/account/api-keys",
-      { name: "learning test", scopes: ["content:read"] },
-      { cookie: cookies.pro },
-    );
-    expect(created.status).toBe(201);
-    apiKey = ((await created.json()) as { key: string }).key;
+    const readers = await signInDemoReaders(server, ["free", "basic", "pro", "manager"], {
+      owner: "pro",
+      name: "learning test",
+    });
+    Object.assign(cookies, readers.cookies);
+    Object.assign(ids, readers.ids);
+    apiKey = readers.apiKey;
   }, 180_000);
   afterAll(async () => {
     await server?.close();

@@ -7,12 +7,12 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import type { Mailer, MailMessage } from "../../server/mail/mailer.ts";
 import { runNotificationSweep } from "../../server/modules/notifications/notification-sweep.ts";
 import { call } from "../helpers/auth.ts";
 import { TEST_AUTH_SECRET } from "../helpers/credentials.ts";
-import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { signInDemoReaders } from "../helpers/demo-readers.ts";
+import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 type Who = "visitor" | "free" | "pro" | "basic";
 
@@ -42,23 +42,13 @@ describe.each(DIALECTS)("notifications (%s)", (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect, { AUTH_SECRET: TEST_AUTH_SECRET });
     await server.runtime.notificationSweeper.stop();
-    for (const who of ["free", "pro", "basic"]) {
-      cookies[who] = await signIn(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-      const row = await server.runtime.database.db
-        .selectFrom("user")
-        .select("id")
-        .where("email", "=", `${who}@demo.local`)
-        .executeTakeFirstOrThrow();
-      ids[who] = row.id;
-    }
-    const created = await call(
-      server.url,
-      "/api/account/api-keys",
-      { name: "notifications test", scopes: ["content:read"] },
-      { cookie: cookies.pro },
-    );
-    expect(created.status).toBe(201);
-    apiKey = ((await created.json()) as { key: string }).key;
+    const readers = await signInDemoReaders(server, ["free", "pro", "basic"], {
+      owner: "pro",
+      name: "notifications test",
+    });
+    Object.assign(cookies, readers.cookies);
+    Object.assign(ids, readers.ids);
+    apiKey = readers.apiKey;
   }, 120_000);
   afterAll(async () => {
     await server?.close();

@@ -12,17 +12,16 @@ import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations } from "../../server/db/migrations/index.ts";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import type {
   DatabaseView,
   InfrastructureView,
   IntegrityResult,
 } from "../../server/modules/operations/operations.service.ts";
-import { call, signInCookie } from "../helpers/auth.ts";
+import { DEMO_ACCOUNTS, signInAdminPersonas } from "../helpers/admin-personas.ts";
+import { call } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const BASE = "/api/admin/operations";
-const ACCOUNTS = ["free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner", "writer"];
 
 describe.each(DIALECTS)("operations API (%s)", (dialect) => {
   let server: TestServer;
@@ -37,16 +36,9 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    for (const who of ACCOUNTS) {
-      cookies[who] = await signInCookie(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-    }
-    const key = await req(
-      "/api/account/api-keys",
-      { name: "CI", scopes: ["content:read"] },
-      { cookie: cookies.owner },
-    );
-    expect(key.status).toBe(201);
-    apiKey = ((await key.json()) as { key: string }).key;
+    const personas = await signInAdminPersonas(server.url, DEMO_ACCOUNTS, "owner");
+    Object.assign(cookies, personas.cookies);
+    apiKey = personas.apiKey;
   }, 180_000);
   afterAll(async () => {
     await server?.close();
@@ -69,7 +61,7 @@ describe.each(DIALECTS)("operations API (%s)", (dialect) => {
     });
 
     it("refuses every demo account but owner@ (403), admin@ and business@ included", async () => {
-      for (const who of ACCOUNTS.filter((a) => a !== "owner")) {
+      for (const who of DEMO_ACCOUNTS.filter((a) => a !== "owner")) {
         for (const attempt of attempts({ cookie: cookies[who] })) {
           const res = await attempt();
           expect(res.status, who).toBe(403);

@@ -7,17 +7,15 @@
  * and the audit rows of every write.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { toBool } from "../../server/db/values.ts";
 import type {
   Lockout,
   SecurityOverview,
   SessionsPage,
 } from "../../server/modules/security-admin/security-admin.service.ts";
+import { DEMO_ACCOUNTS, signInAdminPersonas } from "../helpers/admin-personas.ts";
 import { call, createConfirmedAccount, signInCookie } from "../helpers/auth.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
-
-const ACCOUNTS = ["free", "basic", "pro", "enterprise", "business", "manager", "admin", "owner", "writer"];
 
 describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
   let server: TestServer;
@@ -36,16 +34,9 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    for (const who of ACCOUNTS) {
-      cookies[who] = await signInCookie(server.url, `${who}@demo.local`, DEMO_PASSWORD);
-    }
-    const key = await req(
-      "/api/account/api-keys",
-      { name: "CI", scopes: ["content:read"] },
-      { cookie: cookies.owner },
-    );
-    expect(key.status).toBe(201);
-    apiKey = ((await key.json()) as { key: string }).key;
+    const personas = await signInAdminPersonas(server.url, DEMO_ACCOUNTS, "owner");
+    Object.assign(cookies, personas.cookies);
+    apiKey = personas.apiKey;
   }, 180_000);
   afterAll(async () => {
     await server?.close();
@@ -82,7 +73,7 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
     });
 
     it("refuses every demo account but owner@ (403), app-admin and business@ included", async () => {
-      for (const who of ACCOUNTS.filter((a) => a !== "owner")) {
+      for (const who of DEMO_ACCOUNTS.filter((a) => a !== "owner")) {
         for (const attempt of attempts(cookies[who])) {
           const res = await attempt();
           expect(res.status, who).toBe(403);
@@ -150,7 +141,7 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
         expect(await onSecond(first)).toBe(200);
 
         const all = (await (await asOwner("/api/admin/security/sessions")).json()) as SessionsPage;
-        expect(all.total).toBeGreaterThanOrEqual(ACCOUNTS.length + 2);
+        expect(all.total).toBeGreaterThanOrEqual(DEMO_ACCOUNTS.length + 2);
         expect(all.items.some((s) => s.user.email === "free@demo.local")).toBe(true);
 
         const res = await asOwner(

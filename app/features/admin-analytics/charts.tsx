@@ -7,7 +7,7 @@
  * recharts' own keyboard layer is off: the container is one image with its summary, and the
  * table carries the values.
  */
-import { type ReactNode, useEffect, useState } from "react";
+import type { ReactNode } from "react";
 import {
   Bar,
   BarChart,
@@ -20,17 +20,9 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { CHART_COLOURS, chartAxis, chartTooltip, useMounted } from "../../components/charts/chart-theme.ts";
 
-/** Theme colours (CSS variables defined for light and dark in app.css). */
-export const CHART_COLOURS = {
-  primary: "var(--c-accent-text)",
-  secondary: "var(--c-ok-text)",
-  warn: "var(--c-warn-text)",
-  danger: "var(--c-danger-text)",
-  muted: "var(--c-ink-subtle)",
-  grid: "var(--c-line)",
-  axis: "var(--c-ink-muted)",
-} as const;
+export { CHART_COLOURS };
 
 export interface SeriesSpec {
   key: string;
@@ -39,25 +31,7 @@ export interface SeriesSpec {
   dashed?: boolean;
 }
 
-const axis = { stroke: CHART_COLOURS.grid, tick: { fill: CHART_COLOURS.axis, fontSize: 12 } };
-const tooltip = {
-  contentStyle: {
-    background: "var(--c-elevated)",
-    border: "1px solid var(--c-line)",
-    borderRadius: 8,
-    color: "var(--c-ink)",
-    fontSize: 12,
-  },
-  labelStyle: { color: "var(--c-ink)" },
-  itemStyle: { color: "var(--c-ink)" },
-};
 const legend = { wrapperStyle: { fontSize: 12, color: "var(--c-ink-muted)" } };
-
-function useMounted(): boolean {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return mounted;
-}
 
 /** The chart area: role="img" with its summary; empty until hydrated (the table is below). */
 function ChartArea({ summary, height, children }: { summary: string; height: number; children: ReactNode }) {
@@ -95,9 +69,9 @@ export function LinesChart({
     <ChartArea summary={summary} height={height}>
       <LineChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
         <CartesianGrid stroke={CHART_COLOURS.grid} strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey={x} {...axis} minTickGap={16} />
-        <YAxis allowDecimals={false} {...axis} width={48} />
-        <Tooltip {...tooltip} />
+        <XAxis dataKey={x} {...chartAxis} minTickGap={16} />
+        <YAxis allowDecimals={false} {...chartAxis} width={48} />
+        <Tooltip {...chartTooltip} />
         <Legend {...legend} />
         {series.map((s) => (
           <Line
@@ -151,16 +125,16 @@ export function BarsChart({
         />
         {vertical ? (
           <>
-            <XAxis type="number" allowDecimals={false} {...axis} />
-            <YAxis type="category" dataKey={x} {...axis} width={80} />
+            <XAxis type="number" allowDecimals={false} {...chartAxis} />
+            <YAxis type="category" dataKey={x} {...chartAxis} width={80} />
           </>
         ) : (
           <>
-            <XAxis dataKey={x} {...axis} minTickGap={16} />
-            <YAxis allowDecimals={false} {...axis} width={48} />
+            <XAxis dataKey={x} {...chartAxis} minTickGap={16} />
+            <YAxis allowDecimals={false} {...chartAxis} width={48} />
           </>
         )}
-        <Tooltip {...tooltip} cursor={{ fill: "var(--c-sunken)" }} />
+        <Tooltip {...chartTooltip} cursor={{ fill: "var(--c-sunken)" }} />
         {series.length > 1 ? <Legend {...legend} /> : null}
         {series.map((s) => (
           <Bar

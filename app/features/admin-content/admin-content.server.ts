@@ -14,8 +14,8 @@ import type {
   CategoryList,
   FeaturedList,
 } from "../../../server/modules/content/content-admin.service.ts";
-import type { AppServices } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
+import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -47,23 +47,6 @@ function errorOf(error: unknown): { message: string; field: Record<string, strin
     message: String(e.message),
     field: (e.field && typeof e.field === "object" ? e.field : {}) as Record<string, string>,
   };
-}
-
-function refuseForeignForm(request: Request, services: AppServices): void {
-  const own = new Set([new URL(request.url).origin, services.config.publicUrl]);
-  const origin = request.headers.get("origin");
-  let from: string | null = origin && origin !== "null" ? origin : null;
-  const referer = request.headers.get("referer");
-  if (!from && referer) {
-    try {
-      from = new URL(referer).origin;
-    } catch {
-      from = null;
-    }
-  }
-  if (!from || !own.has(from)) {
-    throw data("This request did not come from this site, so it was refused.", { status: 403 });
-  }
 }
 
 /** Loaders: a refusal is the error page with its status; anything else is rethrown. */

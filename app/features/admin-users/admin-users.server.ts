@@ -10,8 +10,8 @@ import type {
   AdminUserDetail,
   AdminUserPage,
 } from "../../../server/modules/users-admin/users-admin.types.ts";
-import type { AppServices } from "../../../server/services.ts";
 import { actorContext, requestMetaContext, servicesContext } from "../../lib/context.ts";
+import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -43,23 +43,6 @@ function errorOf(error: unknown): { message: string; field: Record<string, strin
     message: String(e.message),
     field: (e.field && typeof e.field === "object" ? e.field : {}) as Record<string, string>,
   };
-}
-
-function refuseForeignForm(request: Request, services: AppServices): void {
-  const own = new Set([new URL(request.url).origin, services.config.publicUrl]);
-  const origin = request.headers.get("origin");
-  let from: string | null = origin && origin !== "null" ? origin : null;
-  const referer = request.headers.get("referer");
-  if (!from && referer) {
-    try {
-      from = new URL(referer).origin;
-    } catch {
-      from = null;
-    }
-  }
-  if (!from || !own.has(from)) {
-    throw data("This request did not come from this site, so it was refused.", { status: 403 });
-  }
 }
 
 /** 401/403 become the error page; 404 too ("No such user."). */

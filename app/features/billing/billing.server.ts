@@ -7,6 +7,7 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import type { Actor } from "../../../server/modules/actor.ts";
 import type { AppServices } from "../../../server/services.ts";
 import { actorContext, servicesContext } from "../../lib/context.ts";
+import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
 
 type Ctx = { context: Readonly<RouterContextProvider> };
 
@@ -41,24 +42,6 @@ async function attempt<T>(
     const formError = errorOf(error);
     if (!formError) throw error;
     return { ok: false, error: formError };
-  }
-}
-
-/** A form posted from another site is refused (403) before anything runs. */
-function requireSameSite(request: Request, services: AppServices): void {
-  const own = new Set([new URL(request.url).origin, services.config.publicUrl]);
-  const origin = request.headers.get("origin");
-  const referer = request.headers.get("referer");
-  let from: string | null = origin && origin !== "null" ? origin : null;
-  if (!from && referer) {
-    try {
-      from = new URL(referer).origin;
-    } catch {
-      from = null;
-    }
-  }
-  if (!from || !own.has(from)) {
-    throw data("This request did not come from this site, so it was refused.", { status: 403 });
   }
 }
 
@@ -97,7 +80,7 @@ export async function loadCheckoutReview(args: Ctx & { request: Request }) {
 /** Creates the checkout (form fields planId, interval, seats, returnTo) and sends the reader to it. */
 export async function startCheckoutAction(args: Ctx & { request: Request }) {
   const { services, actor } = parts(args);
-  requireSameSite(args.request, services);
+  refuseForeignForm(args.request, services);
   const form = await args.request.formData();
   const text = (name: string) => {
     const value = form.get(name);
@@ -127,7 +110,7 @@ export async function loadCheckout(args: Ctx & { params: { id?: string } }) {
 /** Confirm (intent=confirm) or cancel (intent=cancel) a checkout. */
 export async function checkoutAction(args: Ctx & { request: Request; params: { id?: string } }) {
   const { services, actor } = parts(args);
-  requireSameSite(args.request, services);
+  refuseForeignForm(args.request, services);
   const form = await args.request.formData();
   const id = args.params.id ?? "";
   const intent = form.get("intent");

@@ -4,7 +4,7 @@
  * toggle shows the same values as a table (also without JavaScript: the chart draws after
  * hydration, the table is in the server's HTML until then).
  */
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import {
   Bar,
   BarChart,
@@ -16,31 +16,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-
-const COLOURS = {
-  primary: "var(--c-accent-text)",
-  secondary: "var(--c-ok-text)",
-  grid: "var(--c-line)",
-  axis: "var(--c-ink-muted)",
-};
-const axis = { stroke: COLOURS.grid, tick: { fill: COLOURS.axis, fontSize: 12 } };
-const tooltip = {
-  contentStyle: {
-    background: "var(--c-elevated)",
-    border: "1px solid var(--c-line)",
-    borderRadius: 8,
-    color: "var(--c-ink)",
-    fontSize: 12,
-  },
-  labelStyle: { color: "var(--c-ink)" },
-  itemStyle: { color: "var(--c-ink)" },
-};
-
-function useMounted(): boolean {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return mounted;
-}
+import { CHART_COLOURS, chartAxis, chartTooltip, useMounted } from "../../components/charts/chart-theme.ts";
 
 export interface Column {
   key: string;
@@ -124,17 +100,17 @@ export function ChartCard({
                 data={rows}
                 margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
               >
-                <CartesianGrid stroke={COLOURS.grid} strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey={x} {...axis} minTickGap={16} />
-                <YAxis allowDecimals {...axis} width={48} />
-                <Tooltip {...tooltip} />
+                <CartesianGrid stroke={CHART_COLOURS.grid} strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey={x} {...chartAxis} minTickGap={16} />
+                <YAxis allowDecimals {...chartAxis} width={48} />
+                <Tooltip {...chartTooltip} />
                 {series.map((s, i) => (
                   <Line
                     key={s.key}
                     type="monotone"
                     dataKey={s.key}
                     name={s.name}
-                    stroke={i === 0 ? COLOURS.primary : COLOURS.secondary}
+                    stroke={i === 0 ? CHART_COLOURS.primary : CHART_COLOURS.secondary}
                     strokeWidth={2}
                     dot={false}
                     isAnimationActive={false}
@@ -149,29 +125,29 @@ export function ChartCard({
                 margin={{ top: 8, right: 8, bottom: 0, left: kind === "hbar" ? 8 : -16 }}
               >
                 <CartesianGrid
-                  stroke={COLOURS.grid}
+                  stroke={CHART_COLOURS.grid}
                   strokeDasharray="3 3"
                   vertical={kind === "hbar"}
                   horizontal={kind !== "hbar"}
                 />
                 {kind === "hbar" ? (
                   <>
-                    <XAxis type="number" {...axis} allowDecimals />
-                    <YAxis type="category" dataKey={x} {...axis} width={120} />
+                    <XAxis type="number" {...chartAxis} allowDecimals />
+                    <YAxis type="category" dataKey={x} {...chartAxis} width={120} />
                   </>
                 ) : (
                   <>
-                    <XAxis dataKey={x} {...axis} minTickGap={16} />
-                    <YAxis allowDecimals={false} {...axis} width={48} />
+                    <XAxis dataKey={x} {...chartAxis} minTickGap={16} />
+                    <YAxis allowDecimals={false} {...chartAxis} width={48} />
                   </>
                 )}
-                <Tooltip {...tooltip} cursor={{ fill: "var(--c-sunken)" }} />
+                <Tooltip {...chartTooltip} cursor={{ fill: "var(--c-sunken)" }} />
                 {series.map((s, i) => (
                   <Bar
                     key={s.key}
                     dataKey={s.key}
                     name={s.name}
-                    fill={i === 0 ? COLOURS.primary : COLOURS.secondary}
+                    fill={i === 0 ? CHART_COLOURS.primary : CHART_COLOURS.secondary}
                     radius={3}
                     isAnimationActive={false}
                   />

@@ -63,6 +63,41 @@ function Stat({
   );
 }
 
+/** One daily total (`field`) over the range, its table a Day column and one value column. */
+function DayChart({
+  title,
+  badge,
+  kind,
+  days,
+  field,
+  name,
+  summary,
+}: {
+  title: string;
+  badge: ReactNode;
+  kind: "line" | "bar";
+  days: Record<string, string | number>[];
+  field: "minutes" | "items" | "lessons";
+  name: string;
+  summary: string;
+}) {
+  return (
+    <ChartCard
+      title={title}
+      badge={badge}
+      kind={kind}
+      x="label"
+      rows={days}
+      series={[{ key: field, name }]}
+      columns={[
+        { key: "label", label: "Day" },
+        { key: field, label: name },
+      ]}
+      summary={summary}
+    />
+  );
+}
+
 function Charts({ report, example }: { report: ReadingReport; example?: boolean }) {
   const badge = example ? (
     <span className="rounded-full border border-warn-line bg-warn-soft px-2 py-0.5 text-[11px] font-semibold uppercase text-warn-text">
@@ -75,47 +110,35 @@ function Charts({ report, example }: { report: ReadingReport; example?: boolean 
   const sections = report.sections.map((s) => ({ ...s, label: s.section }));
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <ChartCard
+      <DayChart
         title="Minutes read per day"
         badge={badge}
         kind="line"
-        x="label"
-        rows={days}
-        series={[{ key: "minutes", name: "Minutes" }]}
-        columns={[
-          { key: "label", label: "Day" },
-          { key: "minutes", label: "Minutes" },
-        ]}
+        days={days}
+        field="minutes"
+        name="Minutes"
         summary={`${prefix}${report.totals.minutes} minutes over ${report.range} days${
           busiest && busiest.minutes > 0
             ? `; the most on ${short(busiest.day)} (${busiest.minutes} minutes)`
             : ""
         }.`}
       />
-      <ChartCard
+      <DayChart
         title="Items read per day"
         badge={badge}
         kind="bar"
-        x="label"
-        rows={days}
-        series={[{ key: "items", name: "Items" }]}
-        columns={[
-          { key: "label", label: "Day" },
-          { key: "items", label: "Items" },
-        ]}
+        days={days}
+        field="items"
+        name="Items"
         summary={`${prefix}${plural(report.totals.items, "different item")} read on ${plural(report.totals.activeDays, "day")}.`}
       />
-      <ChartCard
+      <DayChart
         title="Lessons completed per day"
         badge={badge}
         kind="bar"
-        x="label"
-        rows={days}
-        series={[{ key: "lessons", name: "Lessons" }]}
-        columns={[
-          { key: "label", label: "Day" },
-          { key: "lessons", label: "Lessons" },
-        ]}
+        days={days}
+        field="lessons"
+        name="Lessons"
         summary={`${prefix}${plural(report.totals.lessons, "lesson")} completed over ${report.range} days.`}
       />
       <ChartCard

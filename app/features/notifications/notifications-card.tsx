@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { cx } from "../../components/ui/cx.ts";
 import { Notice } from "../../components/ui/notice.tsx";
+import { Switch } from "../../components/ui/switch.tsx";
 import { settle } from "../../lib/api.ts";
 import {
   KINDS,
@@ -15,47 +15,6 @@ import {
   type SectionFollow,
   sectionPath,
 } from "./notifications-api.ts";
-
-function Switch({
-  id,
-  checked,
-  busy,
-  onChange,
-  describedBy,
-}: {
-  id: string;
-  checked: boolean;
-  busy: boolean;
-  onChange(next: boolean): void;
-  describedBy: string;
-}) {
-  return (
-    <button
-      id={id}
-      type="button"
-      role="switch"
-      aria-checked={checked}
-      aria-labelledby={`${id}-label`}
-      aria-describedby={describedBy}
-      aria-busy={busy || undefined}
-      disabled={busy}
-      onClick={() => onChange(!checked)}
-      className={cx(
-        "relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border transition-colors",
-        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/40 disabled:opacity-60",
-        checked ? "border-accent bg-accent" : "border-line-strong bg-sunken",
-      )}
-    >
-      <span
-        aria-hidden="true"
-        className={cx(
-          "inline-block size-4 rounded-full bg-white shadow transition-transform",
-          checked ? "translate-x-6" : "translate-x-1",
-        )}
-      />
-    </button>
-  );
-}
 
 /**
  * The "Notifications" card of /settings: the three opt-in e-mail kinds (all off until turned on)
@@ -139,6 +98,8 @@ export function NotificationsCard() {
                   id={`notify-${kind}`}
                   checked={prefs[kind]}
                   busy={busy === kind}
+                  disabled={busy === kind}
+                  labelledBy={`notify-${kind}-label`}
                   describedBy={`notify-${kind}-description`}
                   onChange={(next) => void toggle(kind, next)}
                 />

@@ -11,8 +11,8 @@ import type {
   InfrastructureView,
   IntegrityResult,
 } from "../../../server/modules/operations/operations.service.ts";
-import type { AppServices } from "../../../server/services.ts";
 import { actorContext, requestMetaContext, servicesContext } from "../../lib/context.ts";
+import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -25,23 +25,6 @@ const refuse = (error: unknown): never => {
   if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
   throw error;
 };
-
-function refuseForeignForm(request: Request, services: AppServices): void {
-  const own = new Set([new URL(request.url).origin, services.config.publicUrl]);
-  const origin = request.headers.get("origin");
-  let from: string | null = origin && origin !== "null" ? origin : null;
-  const referer = request.headers.get("referer");
-  if (!from && referer) {
-    try {
-      from = new URL(referer).origin;
-    } catch {
-      from = null;
-    }
-  }
-  if (!from || !own.has(from)) {
-    throw data("This request did not come from this site, so it was refused.", { status: 403 });
-  }
-}
 
 export async function loadInfrastructure(args: Args): Promise<InfrastructureView> {
   const services = args.context.get(servicesContext);

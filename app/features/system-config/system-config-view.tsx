@@ -14,6 +14,7 @@ import { KeyValueList } from "../../components/ui/card.tsx";
 import { cx } from "../../components/ui/cx.ts";
 import { inputClass } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
+import { Switch } from "../../components/ui/switch.tsx";
 
 type Values = Record<string, SettingValue>;
 type Outcome =
@@ -30,48 +31,6 @@ function limitsOf(def: SettingDefinition): string | null {
   if (def.type === "enum") return `One of: ${def.options.join(", ")}.`;
   if (def.type === "text") return `At most ${def.maxLength} characters.`;
   return null;
-}
-
-function Switch({
-  id,
-  checked,
-  disabled,
-  onChange,
-  labelledBy,
-  describedBy,
-}: {
-  id: string;
-  checked: boolean;
-  disabled: boolean;
-  onChange(next: boolean): void;
-  labelledBy: string;
-  describedBy: string;
-}) {
-  return (
-    <button
-      id={id}
-      type="button"
-      role="switch"
-      aria-checked={checked}
-      aria-labelledby={labelledBy}
-      aria-describedby={describedBy}
-      disabled={disabled}
-      onClick={() => onChange(!checked)}
-      className={cx(
-        "relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border transition-colors",
-        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/40 disabled:opacity-60",
-        checked ? "border-accent bg-accent" : "border-line-strong bg-sunken",
-      )}
-    >
-      <span
-        aria-hidden="true"
-        className={cx(
-          "inline-block size-4 rounded-full bg-white shadow transition-transform",
-          checked ? "translate-x-6" : "translate-x-1",
-        )}
-      />
-    </button>
-  );
 }
 
 function SettingRow({

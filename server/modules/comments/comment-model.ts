@@ -5,6 +5,10 @@
  */
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import {
+  decodeCursor as decodeKeysetCursor,
+  encodeCursor as encodeKeysetCursor,
+} from "../../db/pagination.ts";
 import type { DB } from "../../db/schema.ts";
 import { BadInputError } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
@@ -73,10 +77,10 @@ const cursorSchema = z.strictObject({
 });
 type Cursor = z.infer<typeof cursorSchema>;
 
-export const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url");
+export const encodeCursor = (cursor: Cursor) => encodeKeysetCursor(cursor);
 export function decodeCursor(value: string): Cursor {
   try {
-    return cursorSchema.parse(JSON.parse(Buffer.from(value, "base64url").toString("utf8")));
+    return decodeKeysetCursor(cursorSchema, value);
   } catch {
     throw new BadInputError("Invalid cursor: start again from the first page.", {
       field: { cursor: "is not a cursor of this list" },
