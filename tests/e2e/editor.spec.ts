@@ -343,9 +343,11 @@ test.describe("the editor", () => {
     test.setTimeout(60_000); // a sign-in, two saves and an autosave timer
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, "manager@demo.local", "/create");
-    await page.getByRole("textbox", { name: "Title", exact: true }).fill("A draft that saves itself");
+    // A title of its own, so a repeated run (or a retry) does not meet the last run's address.
+    const run = Date.now().toString(36);
+    await page.getByRole("textbox", { name: "Title", exact: true }).fill(`A draft that saves itself ${run}`);
     await writeBody(page, "First words.\n\n```py\nprint('hi')\n```\n");
-    await expect(page.getByLabel("Address (slug)")).toHaveValue("a-draft-that-saves-itself");
+    await expect(page.getByLabel("Address (slug)")).toHaveValue(`a-draft-that-saves-itself-${run}`);
     await page.getByRole("button", { name: "Save draft" }).click();
     await expect(page).toHaveURL(/\/content\/[^/]+\/edit$/);
     await expect(page.getByTestId("save-status")).toHaveText("All changes saved");
