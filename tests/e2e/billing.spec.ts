@@ -5,6 +5,11 @@
  * database) and the billing job ends it with nobody asking: the item is behind the paywall again
  * and /subscription says Free. The demo account is restored at the end.
  *
+ * The period ends while the item is open: the comments below it load after the page, so their
+ * request is the first to meet the reader's new plan. The server refuses it (403: the browser logs
+ * that refusal, the one expected here) and the page turns to the paywall without a reload. The
+ * test holds that request until time has moved, so it always meets the ended plan.
+ *
  * Three clicks from the paywall: "Upgrade to Pro", "Confirm", "Continue" back to the item.
  */
 import path from "node:path";
@@ -40,6 +45,9 @@ function restoreFreeAccount() {
     db.prepare(`DELETE FROM billing_customer WHERE "userId" = ?`).run(userId);
   });
 }
+
+// The comments' refused request once the plan has ended, and nothing else.
+test.use({ expectedConsoleErrors: [/status of 403 .*\/api\/content\/[^/]+\/comments\?/] });
 
 test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is Free once the period ends", async ({
   page,
@@ -84,8 +92,21 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
     await expect(page.getByText(/Your plan ends on/)).toBeVisible();
     await expect(page.getByRole("button", { name: "Resume Pro" })).toBeVisible();
     await screenshot(page, "subscription-canceling-1280");
+
+    // The comments' request waits until time has moved.
+    let release = () => {};
+    const timeMoved = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const comments = /\/api\/content\/[^/]+\/comments\?/;
+    await page.route(comments, async (route) => {
+      await timeMoved;
+      await route.continue();
+    });
+    const commentsAsked = page.waitForRequest(comments);
     await page.goto(returnTo);
     await expect(page.getByText("Premium Content")).toHaveCount(0);
+    await commentsAsked;
 
     // Time moves: the period ended a minute ago. The billing job (every second) ends it.
     const past = new Date(Date.now() - 60_000).toISOString();
@@ -96,6 +117,14 @@ test("a Free reader upgrades to Pro, reads the item, cancels, keeps Pro, and is 
         )
         .run(past, past, freeUserId()),
     );
+    // The open page learns it from the comments' refusal and shows the paywall.
+    const refused = page.waitForResponse(comments);
+    release();
+    expect((await refused).status()).toBe(403);
+    await expect(page.getByText("Premium Content")).toBeVisible();
+    await expect(page.getByTestId("comments")).toHaveCount(0);
+    await page.unroute(comments);
+
     await expect(async () => {
       await page.goto("/subscription");
       await expect(page.getByText("Choose a plan", { exact: true })).toBeVisible({ timeout: 1000 });

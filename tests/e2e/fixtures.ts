@@ -26,7 +26,10 @@ export const test = base.extend<{
     }) as Page["goto"];
     await use(page);
   },
-  /** Browser log lines a test provokes on purpose (e.g. refused sign-in requests). */
+  /**
+   * Browser log lines a test provokes on purpose (e.g. refused sign-in requests), matched against
+   * the line as reported: its text, then the address it came from in brackets.
+   */
   expectedConsoleErrors: [[], { option: true }],
   /** A test that loads a page answered with this status expects the browser's one log line about it. */
   expectedDocumentStatus: [null, { option: true }],
@@ -39,8 +42,9 @@ export const test = base.extend<{
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
         if (expected && msg.text().startsWith(expected) && msg.location().url === page.url()) return;
-        if (expectedConsoleErrors.some((re) => re.test(msg.text()))) return;
-        errors.push(`${msg.text()} (${msg.location().url})`);
+        const line = `${msg.text()} (${msg.location().url})`;
+        if (expectedConsoleErrors.some((re) => re.test(line))) return;
+        errors.push(line);
       });
       page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
       await use(errors);

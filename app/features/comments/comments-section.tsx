@@ -1,6 +1,6 @@
 import { MessageSquare } from "lucide-react";
 import { useCallback, useEffect, useId, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation, useRevalidator } from "react-router";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { ApiError } from "../../lib/api.ts";
 import { CommentForm } from "./comment-form.tsx";
@@ -20,6 +20,11 @@ type Loaded = Omit<CommentThreadPage, "items">;
  * items whose body the reader may read (`readable`); the server decides again on every call, so
  * a gated item (403), comments turned off (404) or any failure to load shows nothing at all.
  * Visitors see the count and an invitation to sign in.
+ *
+ * A 403 here means the page is older than the reader's access: it was rendered while they could
+ * read the item, and their plan has ended (or a role was taken away) since. The comments load
+ * after the page (deferred-comments.tsx), so this is where it shows first: the section hides and
+ * the page's data is loaded again, which brings the paywall the server now answers with.
  */
 export function CommentsSection({ contentId, readable }: { contentId: string; readable: boolean }) {
   const location = useLocation();
@@ -31,6 +36,7 @@ export function CommentsSection({ contentId, readable }: { contentId: string; re
   const [loading, setLoading] = useState(false);
   const sortId = useId();
   const headingId = useId();
+  const { revalidate } = useRevalidator();
 
   const load = useCallback(
     async (nextSort: CommentSort, cursor?: string) => {
@@ -42,14 +48,16 @@ export function CommentsSection({ contentId, readable }: { contentId: string; re
         setItems((prev) => (cursor ? [...prev, ...pageItems] : pageItems));
         setMeta(rest);
       } catch (e) {
-        if (e instanceof ApiError && (e.status === 403 || e.status === 404 || e.status === 401))
+        if (e instanceof ApiError && (e.status === 403 || e.status === 404 || e.status === 401)) {
           setHidden(true);
-        else setLoadError(e instanceof ApiError ? e.message : "Could not load the comments.");
+          // The reader lost access since the page was rendered: show the page as it is now.
+          if (e.status === 403) void revalidate();
+        } else setLoadError(e instanceof ApiError ? e.message : "Could not load the comments.");
       } finally {
         setLoading(false);
       }
     },
-    [contentId],
+    [contentId, revalidate],
   );
 
   useEffect(() => {

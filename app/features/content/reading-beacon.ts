@@ -4,7 +4,7 @@
  * and when the page is hidden or left (navigator.sendBeacon, which outlives the page). The server
  * clamps a ping to 60 s and an item's day to 4 h, and refuses items the reader cannot read.
  */
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { api } from "../../lib/api.ts";
 
 export const FLUSH_EVERY_S = 30;
@@ -28,8 +28,15 @@ export function sendReadingPing(contentId: string, seconds: number, leaving: boo
   api.post("/api/reading", body, { keepalive: true }).catch(() => {});
 }
 
-/** Counts visible time on the page and reports it (only when `enabled`: a signed-in reader who may read it). */
+/**
+ * Counts visible time on the page and reports it (only when `enabled`: a signed-in reader who may
+ * read it). When the page itself turns to the paywall (the reader's plan ended while it was open),
+ * the time not yet reported stays unsent: the server refuses time on items the reader cannot read.
+ */
 export function useReadingBeacon(contentId: string, enabled: boolean): void {
+  // What the latest render asked for; the effect's cleanup reads it (unchanged when the page is left).
+  const latest = useRef({ contentId, enabled });
+  latest.current = { contentId, enabled };
   useEffect(() => {
     if (!enabled || typeof document === "undefined") return;
     let visibleSince: number | null = document.visibilityState === "visible" ? Date.now() : null;
@@ -62,8 +69,9 @@ export function useReadingBeacon(contentId: string, enabled: boolean): void {
       window.clearInterval(timer);
       document.removeEventListener("visibilitychange", onVisibility);
       window.removeEventListener("pagehide", onPageHide);
-      // Navigating to another item inside the app: report this one's time.
-      flush(true);
+      // Navigating to another item inside the app: report this one's time (not when this item
+      // has just become unreadable, see above).
+      if (latest.current.enabled || latest.current.contentId !== contentId) flush(true);
     };
   }, [contentId, enabled]);
 }

@@ -129,9 +129,16 @@ export function EditorScreen({ item: initialItem, options, origin, carried, stud
     });
   }, []);
 
-  // Every change of the form (`fields`) moves a saved or failed status back to "unsaved".
+  // Every change of the form (`fields`) moves a saved or failed status back to "unsaved". State is
+  // set only when the status really moves, not on every keystroke: each keystroke in the body is a
+  // synchronous render (CodeMirror's change listener runs in the input event), and an update
+  // scheduled by this effect after each of them would keep React's nested-update count climbing
+  // through a burst of keystrokes the browser delivers back to back, until React gives up with
+  // "Maximum update depth exceeded" (#185) in the middle of the writer's typing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of the form
   useEffect(() => {
+    const shown = current.current.status;
+    if (afterEdit(shown, dirty) === shown) return;
     setStatus((s) => afterEdit(s, dirty));
   }, [fields, dirty]);
 

@@ -35,6 +35,16 @@ describe("autosave", () => {
     expect(afterEdit({ kind: "stale", message: "m" }, true)).toEqual({ kind: "stale", message: "m" });
     expect(afterEdit({ kind: "saved", at: 1 }, false)).toEqual({ kind: "saved", at: 1 });
   });
+
+  it("an edit of a form with unsaved changes keeps the very same status (no state to set)", () => {
+    const status: SaveStatus = { kind: "dirty" };
+    expect(afterEdit(status, true)).toBe(status);
+    expect(afterEdit(status, false)).toBe(status);
+    const saving: SaveStatus = { kind: "saving" };
+    expect(afterEdit(saving, true)).toBe(saving);
+    const saved: SaveStatus = { kind: "saved", at: 1 };
+    expect(afterEdit(saved, false)).toBe(saved);
+  });
 });
 
 describe("status line", () => {

@@ -41,10 +41,15 @@ export function shouldAutosave({ state, dirty, valid, status }: AutosaveInput): 
   return status.kind === "dirty" || status.kind === "saved" || status.kind === "clean";
 }
 
-/** The status after an edit of the form. */
+const DIRTY: SaveStatus = { kind: "dirty" };
+
+/**
+ * The status after an edit of the form: the same object when the edit changes nothing (a status
+ * already "dirty"), so the editor sets no state for most keystrokes (editor-screen.tsx).
+ */
 export function afterEdit(status: SaveStatus, dirty: boolean): SaveStatus {
-  if (status.kind === "stale" || status.kind === "saving") return status;
-  return dirty ? { kind: "dirty" } : status.kind === "failed" ? { kind: "dirty" } : status;
+  if (status.kind === "stale" || status.kind === "saving" || status.kind === "dirty") return status;
+  return dirty || status.kind === "failed" ? DIRTY : status;
 }
 
 const time = (at: number) =>

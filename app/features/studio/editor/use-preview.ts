@@ -16,11 +16,14 @@ export type PreviewState =
 
 const lastOf = (s: PreviewState) => (s.kind === "ready" ? s.preview : s.kind === "idle" ? null : s.last);
 
+const IDLE: PreviewState = { kind: "idle" };
+
 export function usePreview(body: string): PreviewState {
-  const [state, setState] = useState<PreviewState>({ kind: "idle" });
+  const [state, setState] = useState<PreviewState>(IDLE);
   useEffect(() => {
     if (body.trim() === "") {
-      setState({ kind: "idle" });
+      // The same state while the body stays empty: nothing to render again on each keystroke.
+      setState((s) => (s.kind === "idle" ? s : IDLE));
       return;
     }
     const controller = new AbortController();
