@@ -14,28 +14,35 @@ test("a Pro reader comments on a Pro item and replies; the reply appears threade
   const section = page.getByTestId("comments");
   await expect(section.getByRole("heading", { level: 2 })).toContainText(/comment/);
 
-  const text = `Worked through this today ${Date.now()}: the **second** example helped most.`;
+  // Unique per run: a retry (or a repeated run) must find this run's comment, not the last one's.
+  const stamp = Date.now();
+  const text = `Worked through this today ${stamp}: the **second** example helped most.`;
+  const replyText = `Same here (${stamp}): the second one.`;
   await section.getByLabel("Add to the discussion").fill(text);
   await expect(section.getByText(`${text.length} / 5,000`)).toBeVisible();
   await section.getByRole("button", { name: "Post comment" }).click();
-  const posted = section.getByTestId("comment").filter({ hasText: "the second example helped most" }).first();
+  const posted = section
+    .getByTestId("comment")
+    .filter({ hasText: `this today ${stamp}` })
+    .first();
   await expect(posted).toBeVisible();
   await expect(posted.locator("strong")).toHaveText("second");
   await expect(posted.getByText("Awaiting review")).toHaveCount(0);
 
   await posted.getByRole("button", { name: "Reply" }).click();
-  await posted.getByLabel(/^Reply to /).fill("Same here: the second one.");
+  await posted.getByLabel(/^Reply to /).fill(replyText);
   await posted.getByRole("button", { name: "Reply", exact: true }).last().click();
   const replies = posted.getByRole("list", { name: "Replies" });
-  await expect(
-    replies.getByTestId("comment").filter({ hasText: "Same here: the second one." }),
-  ).toBeVisible();
+  await expect(replies.getByTestId("comment").filter({ hasText: replyText })).toBeVisible();
 
   // After a reload the reply is still under its comment (one reply, expandable).
   await page.reload();
-  const again = page.getByTestId("comment").filter({ hasText: "the second example helped most" }).first();
+  const again = page
+    .getByTestId("comment")
+    .filter({ hasText: `this today ${stamp}` })
+    .first();
   await again.getByRole("button", { name: "1 reply" }).click();
-  await expect(again.getByRole("list", { name: "Replies" })).toContainText("Same here: the second one.");
+  await expect(again.getByRole("list", { name: "Replies" })).toContainText(replyText);
   await again.scrollIntoViewIfNeeded();
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "comments-pro-light-1280");
