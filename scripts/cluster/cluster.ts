@@ -343,7 +343,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the system, then released). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const net = await import("node:net");
   return new Promise((resolve, reject) => {
     const server = net.createServer();

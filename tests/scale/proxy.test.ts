@@ -5,10 +5,10 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/cluster/cluster.ts";
 import { HEALTH_PATHS, type RunningProxy, startProxy } from "../../scripts/cluster/proxy.ts";
 import { sleep } from "./scale-cluster.ts";
 
-const BASE = 36380;
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
 interface Upstream {
@@ -20,6 +20,7 @@ interface Upstream {
 
 const open: Array<{ close(): Promise<void> }> = [];
 
+/** A small upstream server on `port` (0: any free port). */
 async function upstream(port: number, name: string, handler?: Handler): Promise<Upstream> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
@@ -51,9 +52,10 @@ async function upstream(port: number, name: string, handler?: Handler): Promise<
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  const bound = (server.address() as { port: number }).port;
   const handle = {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    port: bound,
+    url: `http://127.0.0.1:${bound}`,
     seen,
     close: () =>
       new Promise<void>((resolve) => {
@@ -65,9 +67,9 @@ async function upstream(port: number, name: string, handler?: Handler): Promise<
   return handle;
 }
 
-/** Each test has its own ports: a client's kept-alive connection to an earlier proxy is not reused. */
-async function proxyFor(port: number, urls: string[]): Promise<RunningProxy> {
-  const proxy = await startProxy({ upstreams: urls, port, probeIntervalMs: 100 });
+/** Each test has its own proxy on a free port: a kept-alive connection to an earlier one is not reused. */
+async function proxyFor(urls: string[]): Promise<RunningProxy> {
+  const proxy = await startProxy({ upstreams: urls, port: 0, probeIntervalMs: 100 });
   open.push(proxy);
   return proxy;
 }
@@ -78,11 +80,8 @@ describe("the cluster proxy", () => {
   });
 
   it("forwards method, path, headers and bodies round robin, adding X-Forwarded-For and -Proto", async () => {
-    const ups = await Promise.all([1, 2, 3].map((i) => upstream(BASE + i, `u${i}`)));
-    const proxy = await proxyFor(
-      BASE,
-      ups.map((u) => u.url),
-    );
+    const ups = await Promise.all([1, 2, 3].map((i) => upstream(0, `u${i}`)));
+    const proxy = await proxyFor(ups.map((u) => u.url));
     const names: string[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${proxy.url}/api/x?i=${i}`, { headers: { "x-forwarded-for": "203.0.113.9" } });
@@ -106,8 +105,10 @@ describe("the cluster proxy", () => {
   });
 
   it("skips a refused upstream for any method, marks it down and takes it back once its health route answers", async () => {
-    const live = await upstream(BASE + 5, "live");
-    const proxy = await proxyFor(BASE + 4, [live.url, `http://127.0.0.1:${BASE + 6}`]);
+    const live = await upstream(0, "live");
+    // A port nothing listens on yet: its upstream comes up later in the test.
+    const laterPort = await freePort();
+    const proxy = await proxyFor([live.url, `http://127.0.0.1:${laterPort}`]);
     for (let i = 0; i < 4; i++) {
       const res = await fetch(`${proxy.url}/w`, {
         method: i % 2 ? "POST" : "GET",
@@ -117,7 +118,7 @@ describe("the cluster proxy", () => {
       expect(((await res.json()) as { name: string }).name).toBe("live");
     }
     expect(proxy.upstreams().map((u) => u.up)).toEqual([true, false]);
-    const back = await upstream(BASE + 6, "back");
+    const back = await upstream(laterPort, "back");
     const deadline = Date.now() + 5000;
     while (!proxy.upstreams()[1]!.up && Date.now() < deadline) await sleep(50);
     expect(proxy.upstreams()[1]!.up).toBe(true);
@@ -132,11 +133,11 @@ describe("the cluster proxy", () => {
   });
 
   it("a POST whose upstream dies mid-request is answered 502, not sent again; a GET is retried", async () => {
-    const dying = await upstream(BASE + 8, "dying", (_req, res) => {
+    const dying = await upstream(0, "dying", (_req, res) => {
       res.socket?.destroy();
     });
-    const other = await upstream(BASE + 9, "other");
-    const proxy = await proxyFor(BASE + 7, [dying.url, other.url]);
+    const other = await upstream(0, "other");
+    const proxy = await proxyFor([dying.url, other.url]);
     const post = await fetch(`${proxy.url}/comments`, { method: "POST", body: "one comment" });
     expect(post.status).toBe(502);
     expect(await post.text()).toMatch(/may not have completed/);
@@ -155,7 +156,7 @@ describe("the cluster proxy", () => {
   });
 
   it("answers 503 when no upstream is available", async () => {
-    const proxy = await proxyFor(BASE + 10, [`http://127.0.0.1:${BASE + 11}`]);
+    const proxy = await proxyFor([`http://127.0.0.1:${await freePort()}`]);
     const first = await fetch(`${proxy.url}/`);
     expect(first.status).toBe(502);
     await first.arrayBuffer();

@@ -1,8 +1,7 @@
 /**
  * The cluster each `test:scale` file starts (decision 029): three app processes of the production
  * build on a fresh PostgreSQL database (on TEST_DATABASE_URL's server) and an s3rver bucket in a
- * temporary folder, behind the round-robin proxy. Each file gets its own block of ten ports from
- * `port` (proxy on `port`, processes on `port + 1…`, s3rver on `port + 9`).
+ * temporary folder, behind the round-robin proxy, every one on a port the system says is free.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +10,11 @@ import pg from "pg";
 import { type Cluster, SERVER_ENTRY, startCluster } from "../../scripts/cluster/cluster.ts";
 
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+/**
+ * The clusters run on PostgreSQL: without TEST_DATABASE_URL (a laptop with no services) their
+ * files are skipped, as the integration tests' PostgreSQL pass is. `.ci/run` sets it.
+ */
+export const CLUSTER_DATABASE = Boolean(process.env.TEST_DATABASE_URL);
 
 export interface ScaleCluster extends Cluster {
   dataRoot: string;
@@ -18,10 +22,7 @@ export interface ScaleCluster extends Cluster {
   db: pg.Pool;
 }
 
-export async function startScaleCluster(
-  port: number,
-  env: Record<string, string> = {},
-): Promise<ScaleCluster> {
+export async function startScaleCluster(env: Record<string, string> = {}): Promise<ScaleCluster> {
   if (!existsSync(SERVER_ENTRY))
     throw new Error("The scale suite runs the production build: npm run build first");
   const dataRoot = mkdtempSync(path.join(tmpdir(), "lumen-scale-"));
@@ -32,12 +33,13 @@ export async function startScaleCluster(
       size: 3,
       databaseUrl: url.toString(),
       dataRoot,
-      port,
-      s3Port: port + 9,
+      port: 0,
+      appPort: 0,
+      s3Port: 0,
       env: { LOG_LEVEL: "warn", ...env },
       dropDatabaseOnStop: true,
     });
-  // The ports are in the system's ephemeral range: one may be taken for a moment by a connection.
+  // A free port asked of the system may be taken by a connection before a process binds it (rare).
   let cluster: Cluster | null = null;
   for (let attempt = 1; !cluster; attempt++) {
     try {

@@ -9,18 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCKOUT_MESSAGE, LOGIN_MAX_ATTEMPTS } from "../../core/index.ts";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { call, createConfirmedAccount, signInCookie } from "../helpers/auth.ts";
-import { type ScaleCluster, scalar, sleep, startScaleCluster } from "./scale-cluster.ts";
+import { CLUSTER_DATABASE, type ScaleCluster, scalar, sleep, startScaleCluster } from "./scale-cluster.ts";
 
 /** Reads per user (or API key) a minute: low, so the shared count is reached in a few requests. */
 const READS_PER_USER = 40;
 
-describe("state shared by three app processes", () => {
+describe.skipIf(!CLUSTER_DATABASE)("state shared by three app processes", () => {
   let cluster: ScaleCluster;
   let urls: string[];
   let manager = "";
 
   beforeAll(async () => {
-    cluster = await startScaleCluster(36310, { RATE_LIMIT_READS_PER_USER: String(READS_PER_USER) });
+    cluster = await startScaleCluster({ RATE_LIMIT_READS_PER_USER: String(READS_PER_USER) });
     urls = cluster.processes.map((p) => p.url);
     manager = await signInCookie(urls[0]!, "manager@demo.local", DEMO_PASSWORD);
   });
