@@ -40,8 +40,9 @@ export interface ClusterOptions {
   /** Pass the caller's environment on to the app processes (the script does; tests do not). */
   inheritEnv?: boolean;
   /**
-   * Start the first process alone and wait for it to be ready before the others: processes
-   * started together on an empty database race to seed it. Default true.
+   * Start the first process alone and wait for it to be ready before the others. Default false:
+   * all start together, and the start-up lock (decision 027) lets one migrate and seed while the
+   * others wait for it.
    */
   staggered?: boolean;
   /** Where the app processes' stdout and stderr go: a file per process (default) or this process's. */
@@ -299,9 +300,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 
   try {
-    const staggered = options.staggered ?? true;
-    // NOTE (start-up lock): until several processes may seed an empty database at once, the
-    // first one starts alone. With the lock, `staggered: false` starts them all together.
+    const staggered = options.staggered ?? false;
     const [first, ...rest] = processes;
     if (staggered) {
       spawnProcess(first!);
