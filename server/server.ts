@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, Server as NetServer } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
@@ -29,6 +29,9 @@ export interface RunningServer {
   /** Closes at once: open connections are destroyed (tests). */
   close(): Promise<void>;
 }
+
+/** How long a draining process leaves idle keep-alive connections open (decision 027). */
+export const IDLE_CLOSE_GRACE_MS = 1000;
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 export const BUILD_DIR = path.join(PROJECT_ROOT, "build");
@@ -133,13 +136,15 @@ export async function startServer(
     closeIdleConnections(): void;
     closeAllConnections(): void;
   };
-  /** A connection whose last response finished is closed once that response is flushed. */
-  function closeIdleSoon() {
-    setImmediate(() => httpServer.closeIdleConnections());
-  }
   let closed: Promise<void> | undefined;
+  /**
+   * Stops listening; resolves once every connection has ended. `net.Server`'s close, not
+   * `http.Server`'s: since Node 19 the latter also closes every idle keep-alive connection at once,
+   * which fails a request a client is writing on one at that moment (the drain closes them after
+   * a grace instead).
+   */
   const closeServer = () => {
-    closed ??= new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    closed ??= new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     return closed;
   };
   let shuttingDown: Promise<"clean" | "timeout"> | undefined;
@@ -153,10 +158,21 @@ export async function startServer(
         draining = true;
         for (const res of inFlight) {
           if (!res.headersSent) res.setHeader("Connection", "close");
-          res.once("finish", closeIdleSoon);
+          else {
+            // Its headers went out with keep-alive: end this connection once the answer is out
+            // (only this one: closing every idle connection here would cut requests that other
+            // clients are writing on theirs at this moment).
+            const socket = res.socket;
+            res.once("finish", () => setImmediate(() => socket?.end()));
+          }
         }
         const connectionsClosed = closeServer();
-        httpServer.closeIdleConnections();
+        // Idle keep-alive connections are closed after a short grace, not at once: a client (a
+        // proxy's pool) may be writing a request on one at this very moment, and a connection
+        // closed under it fails that request. Within the grace such a request is answered, with
+        // `Connection: close`; a busy client uses each of its idle connections once in that time.
+        const idleTimer = setTimeout(() => httpServer.closeIdleConnections(), IDLE_CLOSE_GRACE_MS);
+        idleTimer.unref();
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<"timeout">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), timeoutMs);
@@ -169,6 +185,7 @@ export async function startServer(
         stopped.catch(() => {}); // after a timeout nobody waits for it
         const outcome = await Promise.race([stopped, deadline]);
         clearTimeout(timer);
+        clearTimeout(idleTimer);
         if (outcome === "timeout") httpServer.closeAllConnections();
         return outcome;
       })();

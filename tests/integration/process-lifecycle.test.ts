@@ -352,7 +352,7 @@ describe.each(DIALECTS)("process lifecycle (%s)", (dialect) => {
 
     c.child.kill("SIGTERM");
     await eventually("new connections refused", () => refused(c.port), 5000);
-    await idle.closed; // closed by the server, without waiting for its keep-alive timeout
+    await idle.closed; // closed by the server after its one-second grace, before its keep-alive timeout
 
     probe.socket.write("\r\n");
     await probe.closed;
