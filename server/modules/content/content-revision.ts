@@ -43,19 +43,32 @@ export function watchContentRevision(
   },
 ): RevisionWatcher {
   let last: number | null = null;
-  let running = false;
-  const check = async () => {
-    if (running) return;
-    running = true;
+  const run = async () => {
     try {
       const current = await (options.track ?? ((pass) => pass()))(() => readContentRevision(db));
       if (last !== null && current !== last) options.onChange();
       last = current;
     } catch (error) {
       options.onError?.(error);
-    } finally {
-      running = false;
     }
+  };
+  // One read at a time. A check asked for while one runs (a poll, a notification, a writer's own
+  // check after its write) waits for it and then reads once more: the running read may have been
+  // taken before the caller's write. Callers asking meanwhile share that one follow-up read.
+  let running: Promise<void> | null = null;
+  let followUp: Promise<void> | null = null;
+  const check = (): Promise<void> => {
+    if (!running) {
+      running = run().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    followUp ??= running.then(() => {
+      followUp = null;
+      return check();
+    });
+    return followUp;
   };
   void check();
   const timer = setInterval(() => void check(), options.intervalMs);

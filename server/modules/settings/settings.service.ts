@@ -174,17 +174,29 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       /** Records each poll in the background jobs registry (/super-admin/infrastructure). */
       track?: <T>(pass: () => Promise<T>) => Promise<T>;
     }): { stop(): void; check(): Promise<void> } {
-      let running = false;
-      const tick = async () => {
-        if (running) return;
-        running = true;
+      const run = async () => {
         try {
           await (options.track ?? ((pass) => pass()))(check);
         } catch (error) {
           options.onError?.(error);
-        } finally {
-          running = false;
         }
+      };
+      // One read at a time; a tick asked for while one runs waits for it and reads once more (the
+      // running read may predate the write that caused the request), as the content watcher does.
+      let running: Promise<void> | null = null;
+      let followUp: Promise<void> | null = null;
+      const tick = (): Promise<void> => {
+        if (!running) {
+          running = run().finally(() => {
+            running = null;
+          });
+          return running;
+        }
+        followUp ??= running.then(() => {
+          followUp = null;
+          return tick();
+        });
+        return followUp;
       };
       const timer = setInterval(() => void tick(), options.intervalMs);
       timer.unref();
