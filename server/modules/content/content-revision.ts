@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema.ts";
+import { serialCheck } from "../../serial-check.ts";
 
 /**
  * The content revision: a counter bumped by every content, category and content-item write
@@ -52,24 +53,7 @@ export function watchContentRevision(
       options.onError?.(error);
     }
   };
-  // One read at a time. A check asked for while one runs (a poll, a notification, a writer's own
-  // check after its write) waits for it and then reads once more: the running read may have been
-  // taken before the caller's write. Callers asking meanwhile share that one follow-up read.
-  let running: Promise<void> | null = null;
-  let followUp: Promise<void> | null = null;
-  const check = (): Promise<void> => {
-    if (!running) {
-      running = run().finally(() => {
-        running = null;
-      });
-      return running;
-    }
-    followUp ??= running.then(() => {
-      followUp = null;
-      return check();
-    });
-    return followUp;
-  };
+  const check = serialCheck(run);
   void check();
   const timer = setInterval(() => void check(), options.intervalMs);
   timer.unref();

@@ -25,6 +25,7 @@ import {
 import type { DB } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { BadInputError, ForbiddenError, StaleVersionError, UnauthenticatedError } from "../../errors.ts";
+import { serialCheck } from "../../serial-check.ts";
 import type { Actor } from "../actor.ts";
 import { createAuditRepo } from "../audit/audit.repo.ts";
 import { bumpContentRevision } from "../content/content-revision.ts";
@@ -181,23 +182,8 @@ export function createSettingsService(deps: SettingsServiceDeps) {
           options.onError?.(error);
         }
       };
-      // One read at a time; a tick asked for while one runs waits for it and reads once more (the
-      // running read may predate the write that caused the request), as the content watcher does.
-      let running: Promise<void> | null = null;
-      let followUp: Promise<void> | null = null;
-      const tick = (): Promise<void> => {
-        if (!running) {
-          running = run().finally(() => {
-            running = null;
-          });
-          return running;
-        }
-        followUp ??= running.then(() => {
-          followUp = null;
-          return tick();
-        });
-        return followUp;
-      };
+      // One read at a time; a tick asked for while one runs waits for it and reads once more.
+      const tick = serialCheck(run);
       const timer = setInterval(() => void tick(), options.intervalMs);
       timer.unref();
       // `check`: at once, when a notification says the revision moved (decision 032).
