@@ -62,6 +62,11 @@ export interface UserContext {
    * (core/staff-mfa.ts); they are NOT in `roles`. Absent or empty: nothing is waiting.
    */
   mfaPendingRoles?: string[];
+  /**
+   * True for the neutral user of an audience render (core/audience.ts): the personal fields are
+   * placeholders, and the browser asks for the reader's own context after it loads.
+   */
+  audience?: true;
 }
 
 /**

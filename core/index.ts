@@ -5,6 +5,7 @@
  */
 export * from "./access.ts";
 export * from "./admin-scope.ts";
+export * from "./audience.ts";
 export * from "./claims.ts";
 export * from "./constants.ts";
 export * from "./content-preview.ts";

@@ -4,7 +4,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import type { AppContexts } from "../../app/lib/context.ts";
+import type { AppContexts, RequestMeta } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
@@ -16,6 +16,12 @@ import { registerAdminSubscriptionsApi } from "./admin-subscriptions-api.ts";
 import { registerAdminUsersApi } from "./admin-users-api.ts";
 import { registerAnalyticsApi } from "./analytics-api.ts";
 import { type ApiCache, storeVisitorContentReads } from "./api-fast-path.ts";
+import {
+  audiencePageKey,
+  audiencePageRequest,
+  backgroundRenders,
+  renderAudiencePage,
+} from "./audience-pages.ts";
 import { registerAuditApi } from "./audit-api.ts";
 import { registerBillingApi } from "./billing-api.ts";
 import { registerBookmarksApi } from "./bookmarks-api.ts";
@@ -106,6 +112,8 @@ export interface HttpAppOptions {
    * from; without it (development, tests of the app alone) API answers are not stored.
    */
   apiCache?: ApiCache;
+  /** The signed-in readers' audience pages (`createAudiencePageCache`); created here when omitted. */
+  audiencePageCache?: PageCache;
 }
 
 /**
@@ -113,10 +121,33 @@ export interface HttpAppOptions {
  * (on any replica), replayed with the same security headers as a rendered page.
  */
 export function createVisitorPageCache(runtime: Runtime): PageCache {
+  const pageCache = createRenderedPageCache(runtime, { maxEntries: 500 });
+  runtime.processMetrics.attachPageCache(() => pageCache.stats());
+  runtime.processMetrics.registerCache("page-cache", "Visitors' pages (rendered HTML, every coding)", () =>
+    pageCache.stats(),
+  );
+  return pageCache;
+}
+
+/**
+ * The signed-in readers' audience pages (decision 034): one render per audience and content page,
+ * 30 s, dropped on every content change like the visitors' pages.
+ */
+export function createAudiencePageCache(runtime: Runtime): PageCache {
+  const pageCache = createRenderedPageCache(runtime, { maxEntries: 1000 });
+  runtime.processMetrics.registerCache(
+    "audience-pages",
+    "Signed-in readers' content pages, one per audience (rendered HTML, every coding)",
+    () => pageCache.stats(),
+  );
+  return pageCache;
+}
+
+function createRenderedPageCache(runtime: Runtime, options: { maxEntries: number }): PageCache {
   const https = runtime.env.PUBLIC_URL?.startsWith("https://") ?? false;
   const pageCache = createPageCache({
     ttlMs: 30_000,
-    maxEntries: 500,
+    maxEntries: options.maxEntries,
     replayHeaders: (scriptSources, frameSelf) => {
       const headers = securityHeaders("", { https, frameSelf });
       headers["Content-Security-Policy"] = headers["Content-Security-Policy"]!.replace(
@@ -127,10 +158,6 @@ export function createVisitorPageCache(runtime: Runtime): PageCache {
     },
   });
   runtime.contentChanges.subscribe(() => pageCache.invalidate());
-  runtime.processMetrics.attachPageCache(() => pageCache.stats());
-  runtime.processMetrics.registerCache("page-cache", "Visitors' pages (rendered HTML, every coding)", () =>
-    pageCache.stats(),
-  );
   return pageCache;
 }
 
@@ -437,6 +464,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   // are kept in every coding with their final headers. In production the server answers hits
   // before the app (server/http/page-fast-path.ts); the same rules apply here.
   const pageCache = options.pageCache ?? createVisitorPageCache(runtime);
+  const audiencePages = options.audiencePageCache ?? createAudiencePageCache(runtime);
+  const audienceRenders = backgroundRenders(runtime.logger);
   /** What a stored page's answer sends: the request's own CSP (its nonce) and X-Cache replace the replay's. */
   const RENDERED_OWN = new Set(["content-security-policy", "x-cache"]);
 
@@ -473,9 +502,30 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
     const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
+    // A signed-in reader's content page: the stored render of the reader's audience (decision 034).
+    const audienceKey =
+      options.mode !== "development" && audiencePageRequest(c.req.method, c.req.url, resolved.context)
+        ? audiencePageKey(c.req.path, resolved.context)
+        : null;
+    if (audienceKey) {
+      const hit = audiencePages.get(audienceKey);
+      if (hit) {
+        const answer = answerFromCache(
+          hit,
+          c.req.header("accept-encoding"),
+          c.req.header("if-none-match"),
+          false,
+        );
+        const out = headersOf(answer.head);
+        if (resolved.setCookie) out.append("Set-Cookie", resolved.setCookie);
+        return new Response(answer.body, { status: answer.status, headers: out });
+      }
+    }
+    const meta: RequestMeta = { nonce: c.get("nonce"), clientIp: c.get("clientIp") };
+    if (audienceKey) meta.audience = { shareable: false };
     context.set(contexts.user, resolved.context);
     context.set(contexts.actor, resolved.actor);
-    context.set(contexts.requestMeta, { nonce: c.get("nonce"), clientIp: c.get("clientIp") });
+    context.set(contexts.requestMeta, meta);
     let request = c.req.raw;
     if (c.req.path === MANIFEST_PATH) {
       // Lazy route discovery answers only for the routes this caller may reach.
@@ -486,6 +536,20 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     if (c.req.path === MANIFEST_PATH || resolved.context.userId) {
       // A signed-in reader's page or data (gated bodies included), or a per-caller manifest.
       response = markPrivate(response);
+    }
+    if (audienceKey && response.status === 200 && meta.audience?.shareable) {
+      // This reader had their own render; the audience's neutral one is made once, after it.
+      audienceRenders.schedule(audienceKey, (key) =>
+        renderAudiencePage({
+          key,
+          url: c.req.url,
+          context: resolved.context,
+          services: runtime.services,
+          contexts,
+          handler: getHandler(),
+          cache: audiencePages,
+        }),
+      );
     }
     if (cacheKey && c.req.method === "GET" && !resolved.setCookie && response.status === 200) {
       const { body, page } = await pageCache.put(cacheKey, response, renderedAt, c.get("nonce"));

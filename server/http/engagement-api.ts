@@ -4,6 +4,8 @@
  * on cookie-authenticated state changes (CSRF) and map errors.
  *
  * - POST   /api/content/{idOrSlug}/view → {counted} (the content page's beacon; bots not counted)
+ * - GET    /api/content/{slug}/engagement → the page's counters with the reader's own like, Save
+ *   and course progress (what an audience page fills in once it runs, decision 034)
  * - PUT    /api/content/{idOrSlug}/like → {liked, likeCount}
  * - DELETE /api/content/{idOrSlug}/like → {liked, likeCount}
  * - POST   /api/content/{idOrSlug}/share {channel: link|x|linkedin|email} → {shareCount}
@@ -45,7 +47,7 @@ const KEY_PARAMS = ["idOrSlug", "lessonId"] as const;
 export function registerEngagementApi(
   app: AnyHono,
   runtime: Pick<Runtime, "env" | "logger" | "identity"> & {
-    services: Pick<Runtime["services"], "engagement">;
+    services: Pick<Runtime["services"], "engagement" | "content" | "dashboard">;
   },
 ): void {
   const engagement = () => runtime.services.engagement;
@@ -85,6 +87,24 @@ export function registerEngagementApi(
           }),
         ),
       { mutates: true, personal: false },
+    ),
+  );
+
+  app.get(
+    "/api/content/:idOrSlug/engagement",
+    handle(
+      async (c, actor) => {
+        // The same page rules as the content page itself: visibility, gate, course lessons.
+        const page = await runtime.services.content.getPage(actor, c.req.param("idOrSlug")!);
+        if (!page) return fail(c, 404, "NOT_FOUND", "No published content has this address.");
+        const counts = await engagement().forPage(actor, page);
+        if (!counts) return fail(c, 503, "UNAVAILABLE", "Likes and progress cannot be read right now.");
+        const saved = actor.userId
+          ? await runtime.services.dashboard.isSaved(actor.userId, page.item.id)
+          : null;
+        return c.json({ ...counts, saved });
+      },
+      { mutates: false, personal: true, signInFor: "see your own likes, saves and progress" },
     ),
   );
 

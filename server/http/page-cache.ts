@@ -199,6 +199,11 @@ export function createPageCache(options: PageCacheOptions) {
     get generation(): number {
       return generation;
     },
+    /** Whether a live page is stored under `key` (counts nothing). */
+    has(key: string): boolean {
+      const page = entries.get(key);
+      return page !== undefined && page.expiresAt > now();
+    },
     /** The live page stored under `key`; `countMiss: false` when a later lookup will count it. */
     get(key: string, countMiss = true): CachedPage | null {
       const hit = entries.get(key);

@@ -13,6 +13,8 @@ export interface BookmarkButtonProps {
   saved: boolean;
   signedIn: boolean;
   signInHref: string;
+  /** The reader's own Save state is still being fetched (an audience page): shown disabled. */
+  pending?: boolean;
 }
 
 export const sendBookmark = (contentId: string, saved: boolean) => {
@@ -25,7 +27,13 @@ export const sendBookmark = (contentId: string, saved: boolean) => {
  * Save for later (PUT/DELETE /api/bookmarks/:id). Optimistic: the button flips at once and rolls
  * back with a toast when the server refuses. Visitors get a 'Sign in to save' link.
  */
-export function BookmarkButton({ contentId, saved, signedIn, signInHref }: BookmarkButtonProps) {
+export function BookmarkButton({
+  contentId,
+  saved,
+  signedIn,
+  signInHref,
+  pending = false,
+}: BookmarkButtonProps) {
   const hydrated = useHydrated();
   const [state, setState] = useState(saved);
   const busy = useRef(false);
@@ -66,7 +74,8 @@ export function BookmarkButton({ contentId, saved, signedIn, signInHref }: Bookm
     <button
       type="button"
       aria-pressed={state}
-      disabled={!hydrated}
+      aria-busy={pending || undefined}
+      disabled={!hydrated || pending}
       onClick={() => void toggle()}
       className={cx(
         buttonClass("secondary", "sm"),

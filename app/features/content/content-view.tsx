@@ -15,6 +15,7 @@ import type { ContentPageData } from "./content-data.ts";
 import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
 import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
 import { PaywallPanel, PublicPreview } from "./paywall-panel.tsx";
+import { usePersonalEngagement } from "./personal-engagement.ts";
 import { PreviewBanner } from "./preview-banner.tsx";
 
 function Breadcrumbs({ item }: { item: ContentSummary }) {
@@ -374,6 +375,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
   // A preview is what the previewed reader sees, and it is not a reader's view of the item.
   const isAuthenticated = data.preview ? data.preview.signedIn : auth.isAuthenticated;
   useViewBeacon(page.item.id, !data.preview);
+  const engagement = usePersonalEngagement(page.item.slug, data.engagement);
   const granted = page.access.kind === "granted";
   const withToc =
     granted && (page.template === "article" || page.template === "markdown") && page.toc.length >= 2;
@@ -404,7 +406,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
     main = (
       <GrantedBody
         page={page}
-        engagement={data.engagement}
+        engagement={engagement}
         signedIn={isAuthenticated}
         preview={Boolean(data.preview)}
       />
@@ -417,7 +419,7 @@ export function ContentView({ data }: { data: ContentPageData }) {
         {data.preview ? <PreviewBanner preview={data.preview} /> : null}
         <ContentHeader
           page={page}
-          engagement={data.engagement}
+          engagement={engagement}
           shareUrl={data.canonicalUrl}
           signedIn={isAuthenticated}
           preview={Boolean(data.preview)}

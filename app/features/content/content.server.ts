@@ -8,8 +8,9 @@ import { PREVIEW_AS_PARAM, previewAudienceValue } from "../../../core/preview-as
 import { contentCanonicalUrl } from "../../../core/seo/index.ts";
 import { visitorActor } from "../../../server/modules/actor.ts";
 import { previewReaderFor } from "../../../server/modules/content/preview-as.ts";
+import type { PageEngagement } from "../../../server/modules/engagement/engagement.schemas.ts";
 import type { AppServices, ContentPage, ContentType } from "../../../server/services.ts";
-import { actorContext, servicesContext } from "../../lib/context.ts";
+import { actorContext, requestMetaContext, servicesContext, userContext } from "../../lib/context.ts";
 import type {
   ContentMissingData,
   ContentPageData,
@@ -164,13 +165,22 @@ export async function loadContentPage(
       // The item's one address on the public base URL (never the request's Host: pages are cached).
       const origin = services.config.publicUrl;
       const canonicalUrl = contentCanonicalUrl(page, origin);
+      // An audience render (decision 034) holds the audience's counters; the reader's browser asks
+      // for their own like, Save and progress.
+      const meta = context.get(requestMetaContext);
+      const audience = context.get(userContext).audience === true;
       // A preview shows the public counters only: the writer's own like is not the reader's.
-      const counters = await services.engagement.forPage(preview ? visitorActor() : actor, page);
+      const counters = await services.engagement.forPage(preview || audience ? visitorActor() : actor, page);
       // The reader's own Save state (never in a preview or for a visitor: their pages are shared).
-      const engagement =
-        counters && !preview && actor.kind === "user" && actor.userId
-          ? { ...counters, saved: await services.dashboard.isSaved(actor.userId, page.item.id) }
-          : counters;
+      const engagement: PageEngagement | null = !counters
+        ? null
+        : audience
+          ? { ...counters, deferred: true }
+          : !preview && actor.kind === "user" && actor.userId
+            ? { ...counters, saved: await services.dashboard.isSaved(actor.userId, page.item.id) }
+            : counters;
+      // Signed media links are made per reader and session: a video page is never shared.
+      if (meta.audience && !preview && page.video === null) meta.audience.shareable = true;
       const body: ContentPageData = {
         page,
         canonicalUrl,

@@ -48,8 +48,10 @@ export function EngagementBar({
   locked = false,
 }: EngagementBarProps) {
   const location = useLocation();
-  // `saved` is set only for a signed-in reader's own view (not for visitors or a writer's preview).
-  const personal = signedIn && typeof engagement?.saved === "boolean";
+  // `saved` is set only for a signed-in reader's own view (not for visitors or a writer's preview);
+  // an audience page's is on its way (`deferred`).
+  const pending = engagement?.deferred === true;
+  const personal = signedIn && (typeof engagement?.saved === "boolean" || pending);
   useReadingBeacon(contentId, personal && !locked);
   if (!engagement) return null;
   return (
@@ -67,6 +69,7 @@ export function EngagementBar({
           count={engagement.likeCount}
           signedIn={signedIn}
           signInHref={signInUrl(location.pathname)}
+          pending={pending}
         />
       )}
       {locked && signedIn ? null : (
@@ -75,6 +78,7 @@ export function EngagementBar({
           saved={engagement.saved === true}
           signedIn={signedIn}
           signInHref={signInUrl(location.pathname)}
+          pending={pending}
         />
       )}
       <ShareMenu

@@ -15,6 +15,8 @@ export interface LikeButtonProps {
   signedIn: boolean;
   /** Where a visitor signs in (returns to this page). */
   signInHref: string;
+  /** The reader's own like is still being fetched (an audience page): shown disabled. */
+  pending?: boolean;
 }
 
 function LikeCount({ count }: { count: number }) {
@@ -31,7 +33,14 @@ function LikeCount({ count }: { count: number }) {
  * and roll back with a toast when the server refuses. Visitors get a 'Sign in to like' link. Before
  * hydration (or without JavaScript) the button is shown disabled.
  */
-export function LikeButton({ contentId, liked, count, signedIn, signInHref }: LikeButtonProps) {
+export function LikeButton({
+  contentId,
+  liked,
+  count,
+  signedIn,
+  signInHref,
+  pending = false,
+}: LikeButtonProps) {
   const hydrated = useHydrated();
   const [state, setState] = useState<LikeState>({ liked, count });
   const busy = useRef(false);
@@ -71,7 +80,8 @@ export function LikeButton({ contentId, liked, count, signedIn, signInHref }: Li
     <button
       type="button"
       aria-pressed={state.liked}
-      disabled={!hydrated}
+      aria-busy={pending || undefined}
+      disabled={!hydrated || pending}
       onClick={() => void toggle()}
       className={cx(
         buttonClass("secondary", "sm"),

@@ -1,4 +1,4 @@
-import { ChevronDown, Lock, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { ChevronDown, Lock, PanelLeftClose, PanelLeftOpen, Search, UserRound, X } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import {
@@ -301,13 +301,16 @@ function SearchBox() {
 function UserChip() {
   const { user, isAuthenticated } = useAuth();
   if (!isAuthenticated) return null;
+  // An audience page's neutral user has no name: the reader's own arrives once the page runs.
   const name = user.fullName ?? user.username ?? user.email ?? "Signed in";
-  const initials = name
-    .split(/[\s@.]+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase())
-    .join("");
+  const initials = user.audience
+    ? ""
+    : name
+        .split(/[\s@.]+/)
+        .filter(Boolean)
+        .slice(0, 2)
+        .map((p) => p[0]?.toUpperCase())
+        .join("");
   return (
     <Link
       to="/profile"
@@ -318,7 +321,7 @@ function UserChip() {
         aria-hidden="true"
         className="flex size-7 shrink-0 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-ink"
       >
-        {initials || "?"}
+        {initials || <UserRound className="size-4" />}
       </span>
       <span className="min-w-0 flex-1 lg:collapsed:sr-only">
         <span className="block truncate text-sm font-medium text-ink">{name}</span>

@@ -26,7 +26,8 @@ export function StatusOverlay({ placement, className }: { placement: StatusPlace
   const level = isAuthenticated && security?.level ? SECURITY_LEVEL_TEXT[security.level] : null;
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const shortId = shortUserId(user.userId);
+  // An audience page's neutral user has no id of its own; the reader's arrives once the page runs.
+  const shortId = user.audience ? "" : shortUserId(user.userId);
   const roles = user.roles.length > 0 ? user.roles.join(", ") : "none";
 
   return (

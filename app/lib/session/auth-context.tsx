@@ -6,11 +6,12 @@ import {
   useEffect,
   useMemo,
   useRef,
+  useState,
   useSyncExternalStore,
 } from "react";
 import { type AccessContext, toAccessContext, type UserContext } from "../../../core/index.ts";
 import { showToast } from "../../components/app-toaster.tsx";
-import { api } from "../api.ts";
+import { ApiError, api } from "../api.ts";
 import {
   clearAuthCache,
   getFirstSecurityCheckPending,
@@ -55,6 +56,7 @@ function readCachedUser(): ClientUser | null {
 
 /** Caches the (claim-free) user context; `writeCache` also drops any token/password/secret key. */
 function writeCachedUser(user: ClientUser) {
+  if (user.audience) return; // an audience page's neutral user is nobody's context
   if (user.authStatus === "visitor") removeCache("user_context");
   else writeCache("user_context", user);
 }
@@ -119,13 +121,61 @@ export async function signOutAndReload(): Promise<void> {
 
 const AuthContext = createContext<AuthValue | null>(null);
 
+/** Same plan, roles, groups and account type: a cached context that may stand in until the server answers. */
+function sameAudience(a: ClientUser, b: ClientUser): boolean {
+  return (
+    a.pricingTier === b.pricingTier &&
+    a.accountType === b.accountType &&
+    a.roles.join("\n") === b.roles.join("\n") &&
+    a.groups.join("\n") === b.groups.join("\n")
+  );
+}
+
+const RELOADED_KEY = "lumen:audience-reload";
+
+/**
+ * The reader's own context on an audience page (decision 034): the page came with its audience's
+ * neutral user, so once it runs the browser shows this tab's cached context of the same audience at
+ * once and asks the server for the reader's own (`GET /api/account/me`). A 401 means the session
+ * ended meanwhile: the page is loaded again (once) and the server answers it as a visitor's.
+ */
+function usePersonalUser(served: ClientUser): ClientUser | null {
+  const [own, setOwn] = useState<ClientUser | null>(null);
+  useEffect(() => {
+    if (!served.audience) {
+      setOwn(null);
+      return;
+    }
+    let current = true;
+    const cached = readCachedUser();
+    if (cached && !cached.audience && cached.userId && sameAudience(cached, served)) setOwn(cached);
+    api
+      .get<UserContext>("/api/account/me", { signal: sessionRequestSignal() })
+      .then((user) => {
+        if (current) setOwn(toClientUser(user));
+      })
+      .catch((error: unknown) => {
+        if (!current || !(error instanceof ApiError) || error.status !== 401) return;
+        const last = Number(sessionStorage.getItem(RELOADED_KEY) ?? 0);
+        if (Date.now() - last < 10_000) return;
+        sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+        window.location.reload();
+      });
+    return () => {
+      current = false;
+    };
+  }, [served]);
+  return served.audience ? own : null;
+}
+
 /**
  * Exposes the server-built user context (from the root loader). The server is the only source of
  * truth: the session-storage copy is a non-secret cache that is restored first and then replaced by
  * what the server says. The 5-minute security check lives in `AuthSecurityMonitor` (mounted by the
  * shell for signed-in users).
  */
-export function AuthProvider({ user, children }: { user: ClientUser; children: ReactNode }) {
+export function AuthProvider({ user: served, children }: { user: ClientUser; children: ReactNode }) {
+  const user = usePersonalUser(served) ?? served;
   const wasAuthenticated = useRef(user.authStatus !== "visitor");
   const changing = useSyncExternalStore(
     subscribeSessionChange,
