@@ -77,7 +77,7 @@ function parseOnly(): Set<Section> {
 }
 const only = parseOnly();
 
-const TARGET_KEYS = ["nginx", "anon", "pro", "list", "item", "graphql", "search"];
+const TARGET_KEYS = ["nginx", "anon", "pro", "pro-me", "pro-engagement", "list", "item", "graphql", "search"];
 /** BENCH_TARGETS=pro,search loads only those targets (the bare server always runs, for the ratio). */
 function parseTargets(): Set<string> | null {
   const raw = process.env.BENCH_TARGETS?.trim();
@@ -471,7 +471,8 @@ try {
       const load = acceptEncoding ? { ...agent, "accept-encoding": acceptEncoding } : agent;
       const proHeaders = await signedInHeaders("pro@demo.local", load);
       const sample = await rawGet(base + freePage, load);
-      // The signed-in row must measure a signed-in page: the reader's name is on it.
+      // The signed-in row must measure a signed-in page: the reader's first request is their own
+      // render, with their name on it (later ones are the audience's page, decision 034).
       const proName = DEMO_ACCOUNTS.find((a) => a.email === "pro@demo.local")?.name ?? "";
       const proPage = await rawGet(`${base}/content/${pro.slug}`, {
         ...agent,
@@ -530,6 +531,22 @@ try {
           pid,
           headers: proHeaders,
           budget: { minRps: 1500, maxP99Ms: 100, text: "≥ 1,500 req/s, p99 ≤ 100 ms" },
+        },
+        // What the browser asks after an audience page (decision 034): the reader's own context
+        // and own like, Save and progress. A page view costs the page plus these two.
+        {
+          key: "pro-me",
+          target: "signed-in Pro: GET /api/account/me",
+          url: `${base}/api/account/me`,
+          pid,
+          headers: proHeaders,
+        },
+        {
+          key: "pro-engagement",
+          target: "signed-in Pro: GET /api/content/{slug}/engagement",
+          url: `${base}/api/content/${pro.slug}/engagement`,
+          pid,
+          headers: proHeaders,
         },
         {
           key: "list",
