@@ -472,7 +472,7 @@ try {
       const proHeaders = await signedInHeaders("pro@demo.local", load);
       const sample = await rawGet(base + freePage, load);
       // The signed-in row must measure a signed-in page: the reader's first request is their own
-      // render, with their name on it (later ones are the audience's page, decision 034).
+      // render, with their name on it (later ones are the audience's page, decision 039).
       const proName = DEMO_ACCOUNTS.find((a) => a.email === "pro@demo.local")?.name ?? "";
       const proPage = await rawGet(`${base}/content/${pro.slug}`, {
         ...agent,
@@ -532,7 +532,7 @@ try {
           headers: proHeaders,
           budget: { minRps: 1500, maxP99Ms: 100, text: "≥ 1,500 req/s, p99 ≤ 100 ms" },
         },
-        // What the browser asks after an audience page (decision 034): the reader's own context
+        // What the browser asks after an audience page (decision 039): the reader's own context
         // and own like, Save and progress. A page view costs the page plus these two.
         {
           key: "pro-me",

@@ -1,5 +1,5 @@
 /**
- * Audience pages (decision 034): a signed-in reader's content page is the same for everyone of the
+ * Audience pages (decision 039): a signed-in reader's content page is the same for everyone of the
  * same audience (plan, roles, groups, organisation, flags) except a few personal parts (the
  * account chip's name, the status overlay's user id, the reader's own like, Save and course
  * progress). The server keeps one render per audience and page, made for the audience's neutral

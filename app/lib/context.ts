@@ -20,7 +20,7 @@ export interface RequestMeta {
   /** The client address as the server saw it (never shown to other users). */
   clientIp: string;
   /**
-   * Set by the server for a signed-in reader's content page (decision 034): the page's loader sets
+   * Set by the server for a signed-in reader's content page (decision 039): the page's loader sets
    * `shareable` when the page holds nothing a neutral audience render would get wrong (no signed
    * media links), so the server may store the audience's render of it.
    */

@@ -130,7 +130,7 @@ export function createVisitorPageCache(runtime: Runtime): PageCache {
 }
 
 /**
- * The signed-in readers' audience pages (decision 034): one render per audience and content page,
+ * The signed-in readers' audience pages (decision 039): one render per audience and content page,
  * 30 s, dropped on every content change like the visitors' pages.
  */
 export function createAudiencePageCache(runtime: Runtime): PageCache {
@@ -502,7 +502,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, normaliseIp(c.get("clientIp")));
     const resolved = await runtime.identity.resolveRequest(headers, { rotate: true, markActivity: true });
-    // A signed-in reader's content page: the stored render of the reader's audience (decision 034).
+    // A signed-in reader's content page: the stored render of the reader's audience (decision 039).
     const audienceKey =
       options.mode !== "development" && audiencePageRequest(c.req.method, c.req.url, resolved.context)
         ? audiencePageKey(c.req.path, resolved.context)

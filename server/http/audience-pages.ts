@@ -1,5 +1,5 @@
 /**
- * Signed-in readers' content pages from one render per audience (decision 034).
+ * Signed-in readers' content pages from one render per audience (decision 039).
  *
  * A reader's first request for a page in a while is rendered for them as before. When the page's
  * loader says the page is shareable, the server then renders it once more, in the background, for

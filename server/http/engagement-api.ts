@@ -5,7 +5,7 @@
  *
  * - POST   /api/content/{idOrSlug}/view → {counted} (the content page's beacon; bots not counted)
  * - GET    /api/content/{slug}/engagement → the page's counters with the reader's own like, Save
- *   and course progress (what an audience page fills in once it runs, decision 034)
+ *   and course progress (what an audience page fills in once it runs, decision 039)
  * - PUT    /api/content/{idOrSlug}/like → {liked, likeCount}
  * - DELETE /api/content/{idOrSlug}/like → {liked, likeCount}
  * - POST   /api/content/{idOrSlug}/share {channel: link|x|linkedin|email} → {shareCount}

@@ -3,7 +3,7 @@ import { DEMO_CONTENT } from "../../server/db/seed/demo/catalog.ts";
 import { expect, hydrated, screenshot, signIn, test } from "./fixtures.ts";
 
 /**
- * A signed-in reader's content page served from their audience's render (decision 034): the
+ * A signed-in reader's content page served from their audience's render (decision 039): the
  * server's page holds no name, and the browser fills the reader's own name, id, like and Save.
  */
 const item = DEMO_CONTENT.find((c) => c.tier === "Basic" && c.type === "article" && !c.rolesRequired)!;

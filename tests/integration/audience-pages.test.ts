@@ -6,7 +6,7 @@ import { call, createConfirmedAccount, createReadKey, STRONG_PASSWORD } from "..
 import { DIALECTS, signIn, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 /**
- * Signed-in readers' content pages from one render per audience (decision 034): what a stored
+ * Signed-in readers' content pages from one render per audience (decision 039): what a stored
  * audience page may hold (nothing of any reader), who gets it (readers of that exact audience,
  * never staff, never across plans), that revocation still counts on the next request, and the
  * personal engagement the browser fills in.

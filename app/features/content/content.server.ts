@@ -165,7 +165,7 @@ export async function loadContentPage(
       // The item's one address on the public base URL (never the request's Host: pages are cached).
       const origin = services.config.publicUrl;
       const canonicalUrl = contentCanonicalUrl(page, origin);
-      // An audience render (decision 034) holds the audience's counters; the reader's browser asks
+      // An audience render (decision 039) holds the audience's counters; the reader's browser asks
       // for their own like, Save and progress.
       const meta = context.get(requestMetaContext);
       const audience = context.get(userContext).audience === true;

@@ -134,7 +134,7 @@ function sameAudience(a: ClientUser, b: ClientUser): boolean {
 const RELOADED_KEY = "lumen:audience-reload";
 
 /**
- * The reader's own context on an audience page (decision 034): the page came with its audience's
+ * The reader's own context on an audience page (decision 039): the page came with its audience's
  * neutral user, so once it runs the browser shows this tab's cached context of the same audience at
  * once and asks the server for the reader's own (`GET /api/account/me`). A 401 means the session
  * ended meanwhile: the page is loaded again (once) and the server answers it as a visitor's.

@@ -48,7 +48,7 @@ export interface PageEngagement extends EngagementCounts {
   /** Whether a signed-in reader saved the item (set by the page loader); null or absent otherwise. */
   saved?: boolean | null;
   /**
-   * An audience page (decision 034): the counters are the audience's, and the reader's own like,
+   * An audience page (decision 039): the counters are the audience's, and the reader's own like,
    * Save and progress come from `GET /api/content/{slug}/engagement` once the page runs.
    */
   deferred?: true;
