@@ -178,7 +178,14 @@ export async function readMarkdownFolder(
       });
       continue;
     }
-    const { data, body } = parsed;
+    const { data } = parsed;
+    // MDX: module lines (import/export) are code, not text of the page.
+    const body = /\.mdx$/i.test(name)
+      ? parsed.body
+          .replace(/^import\s[^\n]*\sfrom\s+["'][^"'\n]+["'];?[ \t]*(?:\n|$)/gm, "")
+          .replace(/^export\s+(?:const|let|default|function)\b[^\n]*(?:\n|$)/gm, "")
+          .replace(/^\n+/, "")
+      : parsed.body;
     const problems: string[] = [];
     const warnings: string[] = [];
     const stem = name.replace(/\.mdx?$/i, "");
