@@ -399,13 +399,22 @@ export async function runImport(
             : null,
       }),
     );
-    if (current && rec?.checksum === checksum) {
+    // The record keeps the digest and the item's version as the import left it ("<digest>@<version>").
+    const [recordedDigest, recordedVersion] = (rec?.checksum ?? "").split("@");
+    if (current && recordedDigest === checksum) {
       entries.push({
         ...base,
         action: "unchanged",
         id: current.id,
         ...(warnings.length ? { warnings } : {}),
       });
+      continue;
+    }
+    if (current && recordedVersion !== undefined && recordedVersion !== String(current.version)) {
+      // Edited here since the import (a new version): the hub's edit is kept, not overwritten.
+      skip(
+        `changed here since it was imported (version ${recordedVersion} → ${current.version}): not overwritten; delete it here to import it again`,
+      );
       continue;
     }
     const action: ImportAction = current ? "updated" : "created";
@@ -438,7 +447,7 @@ export async function runImport(
             note: `import from ${plan.source}`,
           })
         : await deps.contents.createItem(actor, input);
-      await remember("content", candidate.sourceKey, saved.item.id, checksum);
+      await remember("content", candidate.sourceKey, saved.item.id, `${checksum}@${saved.item.version}`);
       entries.push({ ...base, action, id: saved.item.id, ...(warnings.length ? { warnings } : {}) });
     } catch (error) {
       skip(describe(error));

@@ -366,6 +366,24 @@ describe.each(testDialects())("content imports on %s", (dialect) => {
     expect(edited.summary.created).toBe(0);
     const page = await models.contents.getPage(visitor(), "advanced-usage");
     expect(page?.html).toContain("several machines");
+
+    // An item edited here since its import is not overwritten by a changed source: reported.
+    const item = await t.db
+      .selectFrom("content")
+      .selectAll()
+      .where("slug", "=", "advanced-usage")
+      .executeTakeFirstOrThrow();
+    const owner = userActor({ userId: ownerId, groups: ["app-owner"] });
+    await models.contents.updateItem(owner, item.id, Number(item.version), {
+      excerpt: "Edited in the studio.",
+    });
+    await writeFile(file, (await readFile(file, "utf8")).replace("several machines", "a cluster"));
+    const clash = await run({ source: "markdown", path: folder, section: "documentation" });
+    expect(entry(clash, "guides/advanced-usage.md")).toMatchObject({ action: "skipped" });
+    expect(entry(clash, "guides/advanced-usage.md").reason).toMatch(/changed here since it was imported/);
+    const kept = await models.contents.getPage(visitor(), "advanced-usage");
+    expect(kept?.item.excerpt).toBe("Edited in the studio.");
+    expect(kept?.html).toContain("several machines");
   });
 
   it("reports each bad file and imports the others", async () => {
