@@ -64,7 +64,9 @@ function groupBy(list: Row[], key: string): Map<string, Row[]> {
   const out = new Map<string, Row[]>();
   for (const row of list) {
     const k = id(row[key]);
-    out.set(k, [...(out.get(k) ?? []), row]);
+    const group = out.get(k);
+    if (group) group.push(row);
+    else out.set(k, [row]);
   }
   for (const group of out.values())
     group.sort((a, b) => Number(a.sort_order ?? 0) - Number(b.sort_order ?? 0));

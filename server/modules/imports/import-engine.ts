@@ -326,8 +326,12 @@ export async function runImport(
     }
     const rec = record("content", candidate.sourceKey);
     const current = rec ? await contentRepo.getById(rec.targetId) : null;
-    const holder = await contentRepo.getByIdOrSlug(candidate.slug);
-    if (holder && holder.slug === candidate.slug && holder.id !== current?.id) {
+    const holder = await db
+      .selectFrom("content")
+      .select(["id", "title"])
+      .where("slug", "=", candidate.slug)
+      .executeTakeFirst();
+    if (holder && holder.id !== current?.id) {
       const ours = [...known.values()].some((r) => r.kind === "content" && r.targetId === holder.id);
       skip(
         ours
