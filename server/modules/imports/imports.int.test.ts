@@ -178,6 +178,18 @@ describe.each(testDialects())("content imports on %s", (dialect) => {
     const patRow = await createUsersRepo(t.db).getByEmail("pro.reader@ghost.example");
     const accounts = await t.db.selectFrom("account").select("id").where("userId", "=", patRow!.id).execute();
     expect(accounts).toEqual([]);
+    // An address that already has an account here: left as it is (no plan added), and said so.
+    expect(entry(report, "member:mem4")).toMatchObject({
+      action: "unchanged",
+      id: ownerId,
+      warnings: ["already a user here: the account is left as it is"],
+    });
+    const ownerSubs = await t.db
+      .selectFrom("user_subscription")
+      .select("id")
+      .where("userId", "=", ownerId)
+      .execute();
+    expect(ownerSubs).toEqual([]);
     const subs = await t.db
       .selectFrom("user_subscription")
       .selectAll()
