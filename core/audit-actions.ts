@@ -74,6 +74,7 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   collection_updated: { category: "admin", label: "Collection changed" },
   collection_hidden: { category: "admin", label: "Collection hidden" },
   collection_shown: { category: "admin", label: "Collection shown" },
+  content_imported: { category: "admin", label: "Content imported" },
   // Comment moderation (/moderate).
   comment_approved: { category: "admin", label: "Comment approved by a moderator" },
   comment_hidden: { category: "admin", label: "Comment hidden by a moderator" },

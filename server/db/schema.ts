@@ -671,6 +671,17 @@ export interface BookmarkTable {
   createdAt: IsoText;
 }
 
+/** What a content import made from which source item (migration 045, decision 036). */
+export interface ImportRecordTable {
+  source: string;
+  kind: string;
+  sourceKey: string;
+  targetId: string;
+  checksum: string | null;
+  importedAt: IsoText;
+  updatedAt: IsoText;
+}
+
 /** When a reader last opened /dashboard and the visit before that (migration 032). */
 export interface UserVisitTable {
   userId: string;
@@ -949,6 +960,7 @@ export interface DB {
   reading_activity: ReadingActivityTable;
   bookmark: BookmarkTable;
   user_visit: UserVisitTable;
+  import_record: ImportRecordTable;
   notification_preference: NotificationPreferenceTable;
   section_follow: SectionFollowTable;
   notification_delivery: NotificationDeliveryTable;
@@ -1030,4 +1042,5 @@ export const TABLE_NAMES = [
   "section_follow",
   "notification_delivery",
   "notification_cursor",
+  "import_record",
 ] as const satisfies readonly TableName[];
