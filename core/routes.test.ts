@@ -226,7 +226,7 @@ describe("the registry", () => {
     expect(byCategory("error")).toEqual(["/403", "/404"]);
     expect(byCategory("system")).toEqual(["/admin-debug", "/health-check"]);
     expect(byCategory("super-admin")).toHaveLength(5);
-    expect(byCategory("admin")).toHaveLength(8);
+    expect(byCategory("admin")).toHaveLength(9);
   });
 
   it("is frozen", () => {

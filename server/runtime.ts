@@ -70,7 +70,7 @@ import { type AccountService, createAccountService } from "./modules/users/accou
 import { createProfileService } from "./modules/users/profile.service.ts";
 import { createUsersService } from "./modules/users/users.service.ts";
 import { createUsersAdminService } from "./modules/users-admin/users-admin.service.ts";
-import { createWebhooks, webhookContentHooks } from "./modules/webhooks/webhook-runtime.ts";
+import { createWebhooks, type Webhooks, webhookContentHooks } from "./modules/webhooks/webhook-runtime.ts";
 import type { AppServices } from "./services.ts";
 import { createObjectStore } from "./storage/index.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
@@ -117,6 +117,8 @@ export interface Runtime {
   notificationSweeper: NotificationSweeper;
   /** Signed one-click unsubscribe links of notification e-mails. */
   unsubscribeLinks: UnsubscribeLinks;
+  /** Webhook endpoints and the sender (decision 037); tests run sweeps themselves. */
+  webhooks: Webhooks;
   /**
    * Stops the scheduled jobs and waits for a running tick to end (graceful shutdown: requests in
    * flight keep the database). Safe to call more than once; `close` calls it.
@@ -795,6 +797,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       metrics: processFigures,
       notificationSweeper,
       unsubscribeLinks,
+      webhooks,
       stopBackground,
       close: async () => {
         await stopBackground();

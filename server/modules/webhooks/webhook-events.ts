@@ -61,6 +61,8 @@ export interface WebhookPayload {
 interface Recorder {
   /** The public base URL the payloads' `url` fields are made absolute with ("" until set). */
   baseUrl: string;
+  /** The runtime's clock (epoch ms): deliveries are due from the time the sender reads. */
+  now: () => number;
   warn(details: object, message: string): void;
   kicks: Set<() => void>;
 }
@@ -69,13 +71,15 @@ interface Recorder {
  * Process-wide: the runtime sets the base URL and logger, and its sender registers a kick. The
  * recording functions themselves only use the executor they are given.
  */
-const recorder: Recorder = { baseUrl: "", warn: () => {}, kicks: new Set() };
+const recorder: Recorder = { baseUrl: "", now: Date.now, warn: () => {}, kicks: new Set() };
 
 export function configureWebhookRecorder(options: {
   baseUrl: string;
+  now?: () => number;
   logger?: { warn(details: object, message: string): void };
 }): void {
   recorder.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  if (options.now) recorder.now = options.now;
   if (options.logger) recorder.warn = (details, message) => options.logger!.warn(details, message);
 }
 
@@ -189,7 +193,7 @@ export function recordWebhookEvent(
   executor: Kysely<DB>,
   type: WebhookEventType,
   data: Record<string, unknown>,
-  nowMs = Date.now(),
+  nowMs = recorder.now(),
 ): Promise<void> {
   return recordSafely(executor, type, (ex) =>
     insertDeliveries(ex, newPayload(type, data, nowMs), null, nowMs),
@@ -258,7 +262,7 @@ export async function contentWritten(
     else if (item.status === "archived" && before !== "archived") type = "content.archived";
     if (!type) return 0;
     const path = contentPathFor({ type: item.type, slug: item.slug });
-    const nowMs = Date.now();
+    const nowMs = recorder.now();
     return insertDeliveries(
       ex,
       newPayload(
@@ -340,7 +344,7 @@ export async function auditAppended(
   const signUp = entry.action === "sign_up";
   if (!signUp && !SUBSCRIPTION_ACTIONS.has(entry.action)) return;
   await recordSafely(executor, entry.action, async (ex) => {
-    const nowMs = Date.now();
+    const nowMs = recorder.now();
     const userId = entry.targetType === "user" ? entry.targetId : signUp ? entry.actorId : null;
     const user = userId
       ? await ex.selectFrom("user").select(["id", "email"]).where("id", "=", userId).executeTakeFirst()
@@ -400,7 +404,7 @@ export async function commentPosted(
       .where("id", "=", comment.contentId)
       .executeTakeFirst();
     const path = item ? contentPathFor(item) : null;
-    const nowMs = Date.now();
+    const nowMs = recorder.now();
     return insertDeliveries(
       ex,
       newPayload(

@@ -43,7 +43,7 @@ export function createWebhooks(deps: {
   logger: { warn(details: object, message: string): void };
   version: string;
 }): Webhooks {
-  configureWebhookRecorder({ baseUrl: deps.baseUrl, logger: deps.logger });
+  configureWebhookRecorder({ baseUrl: deps.baseUrl, now: deps.now, logger: deps.logger });
   const sender = createWebhookSender({
     db: deps.db,
     now: deps.now,
