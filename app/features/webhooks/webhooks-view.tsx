@@ -350,7 +350,12 @@ export function EndpointsPanel({
             ))}
           </ul>
         )}
-        <Form method="post" className="mt-4 space-y-3 border-t border-line pt-4" aria-label="Add an endpoint">
+        <Form
+          key={result?.intent === "create" && result.ok ? `added-${result.id}` : "add"}
+          method="post"
+          className="mt-4 space-y-3 border-t border-line pt-4"
+          aria-label="Add an endpoint"
+        >
           <h3 className="text-sm font-semibold text-ink">Add an endpoint</h3>
           <input type="hidden" name="intent" value="create" />
           <div className="grid gap-3 sm:grid-cols-2">

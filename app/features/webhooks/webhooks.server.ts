@@ -46,9 +46,14 @@ function problemOf(error: unknown): { message: string; field: Record<string, str
   };
 }
 
-const forbidden = (error: unknown): never => {
+/** A 401 or 403 of the service becomes the route's answer with that status. */
+function refuseIfDenied(error: unknown): void {
   const e = error as { status?: number; message?: string };
   if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
+}
+
+const forbidden = (error: unknown): never => {
+  refuseIfDenied(error);
   throw error;
 };
 
@@ -156,7 +161,7 @@ export async function webhooksAction(args: Args) {
       throw data("Unknown action", { status: 400 });
     }
   } catch (error) {
-    forbidden(error);
+    refuseIfDenied(error);
     const problem = problemOf(error);
     if (!problem) throw error;
     result = { intent, id, ok: false, message: problem.message, field: problem.field, secret: null };
