@@ -334,6 +334,15 @@ describe.each(DIALECTS)("webhooks (%s)", (dialect) => {
     );
     expect(got.at - started).toBeLessThan(1000);
     await hanging.waitFor((r) => r.json.data.id === item.id, 2000);
+    // While the hanging attempt is still open, the next publish reaches the healthy receiver at once.
+    const next = await newItem();
+    const nextStarted = Date.now();
+    expect((await transition(next.id, next.version, "publish")).status).toBe(200);
+    const nextGot = await good.waitFor(
+      (r) => r.json.type === "content.published" && r.json.data.id === next.id,
+      1000,
+    );
+    expect(nextGot.at - nextStarted).toBeLessThan(1000);
     // The refused one has failed its first attempt and waits a minute for the next.
     const deadline = Date.now() + 3000;
     let log: {

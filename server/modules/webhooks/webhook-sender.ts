@@ -32,6 +32,8 @@ export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 const EXCERPT_MAX = 500;
 const MAINTENANCE_EVERY_MS = 10 * 60_000;
 const BATCH = 20;
+/** Attempts one process runs at once. */
+const MAX_CONCURRENT = 50;
 
 export interface AttemptResult {
   ok: boolean;
@@ -51,7 +53,7 @@ export interface WebhookSenderDeps {
 }
 
 export interface WebhookSender {
-  /** Sends what is due now (at most a few batches); answers the number of attempts made. */
+  /** Starts what is due now (at most a few batches); answers the number of attempts started. */
   runDue(): Promise<number>;
   /**
    * One sweep: `runDue`; then, every ten minutes (or when `maintenance` is true), prune old
@@ -175,11 +177,13 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   const timeoutMs = deps.timeoutMs ?? 5000;
   const leaseMs = timeoutMs + 30_000;
   const inFlight = new Set<Promise<unknown>>();
+  /** Attempts under way (their POST and the row's update). */
+  const attempts = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
   let lastMaintenance = 0;
 
-  async function claimDue(): Promise<
+  async function claimDue(limit: number): Promise<
     {
       id: string;
       endpointId: string;
@@ -208,7 +212,7 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       .where("d.nextAttemptEpoch", "<=", at)
       .where("d.leaseUntil", "<=", at)
       .orderBy("d.nextAttemptEpoch")
-      .limit(BATCH)
+      .limit(limit)
       .execute();
     const claimed = [];
     for (const row of due) {
@@ -259,16 +263,28 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       .execute();
   }
 
+  /**
+   * Claims what is due and starts the attempts without waiting for them (a slow receiver never
+   * holds up the next pass), at most MAX_CONCURRENT at a time; answers the attempts started.
+   */
   async function runDue(): Promise<number> {
-    let total = 0;
+    let started = 0;
     for (let round = 0; round < 5 && !stopped; round++) {
-      const claimed = await claimDue();
-      if (claimed.length === 0) break;
-      await Promise.all(claimed.map((row) => attempt(row)));
-      total += claimed.length;
+      const room = MAX_CONCURRENT - attempts.size;
+      if (room <= 0) break;
+      const claimed = await claimDue(Math.min(BATCH, room));
+      for (const row of claimed) {
+        const running: Promise<void> = attempt(row)
+          .catch((error: unknown) =>
+            deps.logger?.warn({ err: error }, "webhooks: an attempt could not be recorded"),
+          )
+          .finally(() => attempts.delete(running));
+        attempts.add(running);
+      }
+      started += claimed.length;
       if (claimed.length < BATCH) break;
     }
-    return total;
+    return started;
   }
 
   function track<T>(promise: Promise<T>): Promise<T> {
@@ -328,13 +344,13 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       }
     },
     async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0 || attempts.size > 0) await Promise.allSettled([...inFlight, ...attempts]);
     },
     async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0 || attempts.size > 0) await Promise.allSettled([...inFlight, ...attempts]);
     },
   };
 }
