@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../server/db/seed/accounts.ts";
 import { createAuditRepo } from "../../server/modules/audit/audit.repo.ts";
 import { verifyWebhook } from "../../server/modules/webhooks/webhook-signing.ts";
-import { call, createReadKey, signInCookie } from "../helpers/auth.ts";
+import { call, createReadKey, newAccount, signInCookie } from "../helpers/auth.ts";
 import { RAISED_RATE_LIMITS } from "../helpers/rate-limits.ts";
 import { DIALECTS, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -461,29 +461,49 @@ describe.each(DIALECTS)("webhooks (%s)", (dialect) => {
     expect((comment.json.data.content as { id: string }).id).toBe(item.id);
     expect(comment.body).not.toContain("A private remark");
 
-    const free = await server.runtime.database.db
+    // A real sign-up (Better Auth's hook writes the sign_up audit row).
+    const account = newAccount("hook");
+    const signUp = await call(server.url, "/api/auth/sign-up/email", account);
+    expect(signUp.status, await signUp.clone().text()).toBe(200);
+    const signed = await good.waitFor(
+      (r) => r.json.type === "user.signed_up" && r.json.data.email === account.email,
+      3000,
+    );
+    const user = await server.runtime.database.db
       .selectFrom("user")
-      .select(["id", "email"])
-      .where("email", "=", "free@demo.local")
+      .select("id")
+      .where("email", "=", account.email)
       .executeTakeFirstOrThrow();
-    const audit = createAuditRepo(server.runtime.database.db);
-    await audit.append({ action: "sign_up", actorId: free.id, targetType: "user", targetId: free.id });
-    await audit.append({
-      action: "entitlement_changed",
+    expect(signed.json.data.userId).toBe(user.id);
+
+    // An administrator's grant: the operation and the reader's change of access.
+    const grant = await as("admin", "POST", "/api/admin/subscriptions", {
+      email: "basic@demo.local",
+      planId: "pro",
+      days: 30,
+      note: "webhook test",
+    });
+    expect(grant.status, await grant.clone().text()).toBeLessThan(300);
+    const changed = await good.waitFor(
+      (r) => r.json.type === "subscription.changed" && r.json.data.change === "entitlement_changed",
+      3000,
+    );
+    expect(changed.json.data).toMatchObject({ email: "basic@demo.local", toTier: "pro" });
+    await good.waitFor(
+      (r) => r.json.type === "subscription.changed" && r.json.data.change === "subscription_granted",
+      3000,
+    );
+
+    // Other audited actions are not events.
+    await new Promise((r) => setTimeout(r, 300));
+    const count = good.received.length;
+    await createAuditRepo(server.runtime.database.db).append({
+      action: "lockout",
       targetType: "user",
-      targetId: free.id,
-      details: { fromTier: "Free", toTier: "Pro", reason: "test" },
+      targetId: user.id,
     });
-    await audit.append({ action: "lockout", targetType: "user", targetId: free.id });
-    const signUp = await good.waitFor((r) => r.json.type === "user.signed_up", 3000);
-    expect(signUp.json.data).toMatchObject({ userId: free.id, email: free.email });
-    const sub = await good.waitFor((r) => r.json.type === "subscription.changed", 3000);
-    expect(sub.json.data).toMatchObject({
-      change: "entitlement_changed",
-      userId: free.id,
-      fromTier: "Free",
-      toTier: "Pro",
-    });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(good.received.length).toBe(count);
   });
 
   it("stops sending to a disabled endpoint, and edits are validated and audited", async () => {
