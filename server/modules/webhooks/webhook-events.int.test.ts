@@ -12,6 +12,7 @@ import { inTransaction } from "../../db/transaction.ts";
 import { createContentRepo } from "../content/content.repo.ts";
 import { publishDueContent } from "../content/content-scheduler.ts";
 import { webhookContentHooks } from "./webhook-runtime.ts";
+import { createWebhookSender } from "./webhook-sender.ts";
 
 describe.each(testDialects())("webhook events on %s", (dialect) => {
   let t: TestDatabase;
@@ -104,6 +105,33 @@ describe.each(testDialects())("webhook events on %s", (dialect) => {
       item.id,
     ]);
     expect(await deliveries(item.id)).toEqual(["all:content.published", "published-only:content.published"]);
+  });
+
+  it("the sweep prunes deliveries older than 30 days and keeps the rest", async () => {
+    const now = Date.parse("2026-06-01T12:00:00Z");
+    const row = (id: string, ageDays: number) => ({
+      id,
+      endpointId: "all",
+      eventId: id,
+      eventType: "content.published",
+      payload: "{}",
+      status: "succeeded",
+      createdAt: new Date(now - ageDays * 86_400_000).toISOString(),
+      createdEpoch: now - ageDays * 86_400_000,
+    });
+    await t.db
+      .insertInto("webhook_delivery")
+      .values([row("old-one", 31), row("recent-one", 29)])
+      .execute();
+    const sender = createWebhookSender({ db: t.db, now: () => now });
+    expect((await sender.sweep({ maintenance: true })).pruned).toBeGreaterThanOrEqual(1);
+    const left = await t.db
+      .selectFrom("webhook_delivery")
+      .select("id")
+      .where("id", "in", ["old-one", "recent-one"])
+      .execute();
+    expect(left.map((r) => r.id)).toEqual(["recent-one"]);
+    await sender.stop();
   });
 
   it("a failing delivery insert does not fail the writer's transaction", async () => {
