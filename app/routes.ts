@@ -54,6 +54,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/admin/subscriptions": "routes/admin/subscriptions.tsx",
   "/admin/analytics": "routes/admin/analytics.tsx",
   "/admin/logs": "routes/admin/logs.tsx",
+  "/admin/webhooks": "routes/admin/webhooks.tsx",
   "/super-admin": "routes/super-admin/index.tsx",
   "/super-admin/system-config": "routes/super-admin/system-config.tsx",
   "/super-admin/security": "routes/super-admin/security.tsx",

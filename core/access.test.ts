@@ -74,6 +74,7 @@ const EXPECTED: Record<string, string> = {
   "/admin/subscriptions": "S R R R R P R A A R",
   "/admin/analytics": "S R R R R P R A A R",
   "/admin/logs": "S R R R R P R A A R",
+  "/admin/webhooks": "S R R R R P R A A R",
   "/super-admin": "S R R R R R R R A R",
   "/super-admin/system-config": "S R R R R R R R A R",
   "/super-admin/security": "S R R R R R R R A R",

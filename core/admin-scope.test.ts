@@ -19,6 +19,7 @@ const EXPECTED: Record<AdminOperationName, string> = {
   "settings.manage": "U M M M M S M S A M",
   "audit.read": "U M M M M S M A A M",
   "subscriptions.manage": "U M M M M S M A A M",
+  "webhooks.manage": "U M M M M S M A A M",
   "operations.read": "U M M M M S M S A M",
   "database.check": "U M M M M S M S A M",
   "database.backup": "U M M M M S M S A M",

@@ -94,6 +94,11 @@ export const ADMIN_OPERATIONS = Object.freeze({
     permission: "admin:read",
     label: "read the audit log",
   },
+  "webhooks.manage": {
+    scope: "platform",
+    permission: "admin:write",
+    label: "manage the webhook endpoints and their deliveries",
+  },
   "subscriptions.manage": {
     scope: "platform",
     permission: "admin:write",

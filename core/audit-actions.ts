@@ -75,6 +75,10 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   collection_hidden: { category: "admin", label: "Collection hidden" },
   collection_shown: { category: "admin", label: "Collection shown" },
   content_imported: { category: "admin", label: "Content imported" },
+  webhook_endpoint_created: { category: "admin", label: "Webhook endpoint created" },
+  webhook_endpoint_updated: { category: "admin", label: "Webhook endpoint changed" },
+  webhook_endpoint_deleted: { category: "admin", label: "Webhook endpoint deleted" },
+  webhook_secret_rotated: { category: "admin", label: "Webhook signing secret rotated" },
   // Comment moderation (/moderate).
   comment_approved: { category: "admin", label: "Comment approved by a moderator" },
   comment_hidden: { category: "admin", label: "Comment hidden by a moderator" },

@@ -54,6 +54,7 @@ const SPEC_PATHS = [
   "/admin/subscriptions",
   "/admin/analytics",
   "/admin/logs",
+  "/admin/webhooks",
   "/super-admin",
   "/super-admin/system-config",
   "/super-admin/security",
@@ -88,6 +89,7 @@ describe("the registry", () => {
       "/admin/subscriptions",
       "/admin/analytics",
       "/admin/logs",
+      "/admin/webhooks",
     ]);
     expect(getRoute("/super-admin").children?.map((r) => r.path)).toEqual([
       "/super-admin/system-config",
@@ -200,6 +202,7 @@ describe("the registry", () => {
       "/admin/subscriptions": admins,
       "/admin/analytics": admins,
       "/admin/logs": admins,
+      "/admin/webhooks": admins,
       "/super-admin": superOnly,
       "/super-admin/system-config": superOnly,
       "/super-admin/security": superOnly,
@@ -223,7 +226,7 @@ describe("the registry", () => {
     expect(byCategory("error")).toEqual(["/403", "/404"]);
     expect(byCategory("system")).toEqual(["/admin-debug", "/health-check"]);
     expect(byCategory("super-admin")).toHaveLength(5);
-    expect(byCategory("admin")).toHaveLength(8);
+    expect(byCategory("admin")).toHaveLength(9);
   });
 
   it("is frozen", () => {
@@ -323,6 +326,7 @@ describe("matchRoute", () => {
     ["/admin/subscriptions", "/admin/subscriptions", {}],
     ["/admin/analytics", "/admin/analytics", {}],
     ["/admin/logs", "/admin/logs", {}],
+    ["/admin/webhooks", "/admin/webhooks", {}],
     ["/super-admin", "/super-admin", {}],
     ["/super-admin/system-config", "/super-admin/system-config", {}],
     ["/super-admin/security", "/super-admin/security", {}],

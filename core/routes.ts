@@ -513,6 +513,13 @@ const REGISTRY: RouteDefinition[] = [
         "platform",
       ),
       adminChild("logs", "Audit Logs", "Security and admin events.", "ScrollText", "platform"),
+      adminChild(
+        "webhooks",
+        "Webhooks",
+        "Endpoints that receive signed events, and their deliveries.",
+        "Webhook",
+        "platform",
+      ),
     ],
   },
   // Super admin

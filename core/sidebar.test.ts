@@ -155,7 +155,8 @@ const PUBLIC = "public: / /ai-education /workforce-tools /resources /ai-news /do
 const SIGNED_OUT = "auth: signin signup";
 const SIGNED_IN = "auth: signout";
 const MANAGE = "/content /create /moderate";
-const ADMIN = "/admin/overview /admin/users /admin/content /admin/subscriptions /admin/analytics /admin/logs";
+const ADMIN =
+  "/admin/overview /admin/users /admin/content /admin/subscriptions /admin/analytics /admin/logs /admin/webhooks";
 const SYSTEM =
   "system: /super-admin/system-config /super-admin/security /super-admin/infrastructure /super-admin/database";
 

@@ -129,6 +129,11 @@ const EnvSchema = z.object({
     .min(0, "expected 0 or more days")
     .max(60, "expected at most 60 days")
     .default(7),
+  /**
+   * Webhooks (decision 037): 1 lets endpoints point at private network addresses (10/8, 172.16/12,
+   * 192.168/16, link-local, …); refused by default against server-side request forgery.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: z.enum(["0", "1"], { message: "expected 0 or 1" }).default("0"),
   /** API rate limits per minute (decision 014): per signed-in user (or key) and per client address. */
   RATE_LIMIT_READS_PER_USER: perMinute(300),
   RATE_LIMIT_READS_PER_ADDRESS: perMinute(600),

@@ -70,6 +70,7 @@ import { type AccountService, createAccountService } from "./modules/users/accou
 import { createProfileService } from "./modules/users/profile.service.ts";
 import { createUsersService } from "./modules/users/users.service.ts";
 import { createUsersAdminService } from "./modules/users-admin/users-admin.service.ts";
+import { createWebhooks, type Webhooks, webhookContentHooks } from "./modules/webhooks/webhook-runtime.ts";
 import type { AppServices } from "./services.ts";
 import { createObjectStore } from "./storage/index.ts";
 import type { ObjectStore } from "./storage/object-store.ts";
@@ -116,6 +117,8 @@ export interface Runtime {
   notificationSweeper: NotificationSweeper;
   /** Signed one-click unsubscribe links of notification e-mails. */
   unsubscribeLinks: UnsubscribeLinks;
+  /** Webhook endpoints and the sender (decision 037); tests run sweeps themselves. */
+  webhooks: Webhooks;
   /**
    * Stops the scheduled jobs and waits for a running tick to end (graceful shutdown: requests in
    * flight keep the database). Safe to call more than once; `close` calls it.
@@ -302,7 +305,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       db: database.db,
       storage,
       logger,
-      hooks: searchIndexer.contentHooks,
+      hooks: webhookContentHooks(searchIndexer.contentHooks),
       now: authSecurity.now,
       changes: contentChanges,
     });
@@ -444,6 +447,15 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       certificateFor: (userId, courseId) => certificates.certificateIdFor(userId, courseId),
     });
     const unsubscribeLinks = createUnsubscribeLinks({ secret, baseUrl: baseURL });
+    // Webhooks (decision 037): writes record deliveries; the sender posts them (started below).
+    const webhooks = createWebhooks({
+      db: database.db,
+      baseUrl: baseURL,
+      allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS === "1",
+      now: authSecurity.now,
+      logger,
+      version: VERSION,
+    });
     const services: AppServices = {
       config: {
         productName: "Lumen Hub",
@@ -546,6 +558,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         metrics: processMetrics,
         pingDatabase: () => database.ping(),
       }),
+      webhooks: webhooks.service,
     };
     // The per-audience read caches (content lists and items, search results): never per user.
     const audienceFigures =
@@ -677,7 +690,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     const contentScheduler = startContentScheduler({
       db: database.db,
       now: authSecurity.now,
-      hooks: searchIndexer.contentHooks,
+      hooks: webhookContentHooks(searchIndexer.contentHooks),
       logger,
       intervalMs: 1000,
       track: jobs.registerExclusive({
@@ -718,6 +731,16 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       intervalMs: 1000,
     });
 
+    // Webhook deliveries: due attempts every second on one process, and at once after an event.
+    await webhooks.start(
+      jobs.registerExclusive({
+        name: "webhook-sweep",
+        label: "Sends due webhook deliveries and retries; prunes deliveries older than 30 days",
+        intervalMs: 1000,
+        leaseMs: 60_000,
+      }),
+    );
+
     // Every few seconds this process writes its heartbeat row (unref'd timer; removed on close).
     const heartbeatTimer = heartbeat.start({
       track: jobs.register({
@@ -742,6 +765,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
           contentScheduler.stop(),
           notificationSweeper.stop(),
           billingScheduler.stop(),
+          webhooks.stop(),
           repositoryRefresh.stop(),
           initialIndex,
         ]);
@@ -773,6 +797,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       metrics: processFigures,
       notificationSweeper,
       unsubscribeLinks,
+      webhooks,
       stopBackground,
       close: async () => {
         await stopBackground();

@@ -31,6 +31,7 @@ import type { SubscriptionsService } from "./modules/subscriptions/subscriptions
 import type { ProfileService } from "./modules/users/profile.service.ts";
 import type { UsersService } from "./modules/users/users.service.ts";
 import type { UsersAdminService } from "./modules/users-admin/users-admin.service.ts";
+import type { WebhooksService } from "./modules/webhooks/webhooks.service.ts";
 
 export type { Actor } from "./modules/actor.ts";
 export type * from "./modules/content/content.types.ts";
@@ -106,4 +107,6 @@ export interface AppServices {
   securityAdmin: SecurityAdminService;
   /** E-mail notification opt-ins, followed sections and the signed unsubscribe (issue 15). */
   notifications: NotificationsService;
+  /** Webhook endpoints, their signing secrets and delivery log (/admin/webhooks, decision 037). */
+  webhooks: WebhooksService;
 }

@@ -174,6 +174,51 @@ export interface JobLeaseTable {
   runs: Generated<number>;
 }
 
+/** A webhook receiver (migration 043, decision 037): `events` is a JSON list of event names. */
+export interface WebhookEndpointTable {
+  id: string;
+  url: string;
+  description: Generated<string>;
+  events: JsonText;
+  secret: string;
+  enabled: DbBoolDefault;
+  createdBy: string | null;
+  createdAt: IsoText;
+  updatedAt: IsoText;
+  secretRotatedAt: IsoText | null;
+}
+
+/**
+ * One event for one endpoint (migration 043): `payload` is the exact JSON body sent; `status`
+ * pending | succeeded | failed; a row is being sent while `leaseUntil` (epoch ms) is ahead.
+ */
+export interface WebhookDeliveryTable {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: JsonText;
+  status: string;
+  attempts: Generated<number>;
+  nextAttemptEpoch: number | null;
+  leaseUntil: Generated<number>;
+  lastAttemptAt: IsoText | null;
+  responseStatus: number | null;
+  responseExcerpt: string | null;
+  durationMs: number | null;
+  error: string | null;
+  replayOf: string | null;
+  createdAt: IsoText;
+  createdEpoch: number;
+}
+
+/** The last status and version of a content item webhooks saw (migration 043). */
+export interface WebhookContentStateTable {
+  contentId: string;
+  status: string;
+  version: number;
+}
+
 /** A GitHub answer kept for conditional requests (migration 041): `body` is JSON {data, next}. */
 export interface GitHubResponseTable {
   key: string;
@@ -943,6 +988,9 @@ export interface DB {
   process_heartbeat: ProcessHeartbeatTable;
   job_lease: JobLeaseTable;
   github_response: GitHubResponseTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_delivery: WebhookDeliveryTable;
+  webhook_content_state: WebhookContentStateTable;
   content_version: ContentVersionTable;
   content_workflow_event: ContentWorkflowEventTable;
   media_object: MediaObjectTable;
@@ -1032,6 +1080,9 @@ export const TABLE_NAMES = [
   "process_heartbeat",
   "job_lease",
   "github_response",
+  "webhook_endpoint",
+  "webhook_delivery",
+  "webhook_content_state",
   "analytics_daily",
   "analytics_site_daily",
   "analytics_reader_day",

@@ -57,6 +57,7 @@ import { registerStudioApi } from "./studio-api.ts";
 import { registerStudioListApi } from "./studio-list-api.ts";
 import { registerStudioRenderApi } from "./studio-render-api.ts";
 import { allowedOrigins, errorResponse, fail, readLimited, tooLargeMessage } from "./toolkit.ts";
+import { registerWebhooksApi } from "./webhooks-api.ts";
 
 /** Sign-in with a verified phone number and password (spec §5: login names are e-mail or phone). */
 const PHONE_SIGN_IN_PATH = "/api/auth/sign-in/phone";
@@ -403,6 +404,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerSettingsApi(app, runtime); // /api/admin/settings: platform admins read, the owner changes
   registerAdminContentApi(app, runtime); // /api/admin/content/*: featured, categories, collections (platform admins)
   registerAuditApi(app, runtime); // /api/admin/audit, /api/admin/audit/export: platform admins
+  registerWebhooksApi(app, runtime); // /api/admin/webhooks*: endpoints, deliveries, replay (platform admins)
   registerModerationApi(app, runtime); // /api/moderation/*: content managers, platform admins, the owner
   registerOperationsApi(app, runtime); // /api/admin/operations/*: processes, jobs, database (the owner only)
   registerAnalyticsApi(app, runtime); // /api/admin/analytics*, /api/admin/overview: platform admins

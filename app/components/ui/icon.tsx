@@ -48,6 +48,7 @@ import {
   UserRound,
   Users,
   Wallet,
+  Webhook,
   Wrench,
 } from "lucide-react";
 
@@ -104,6 +105,7 @@ const ICONS: Record<string, LucideIcon> = {
   UserRound,
   Users,
   Wallet,
+  Webhook,
   Wrench,
 };
 

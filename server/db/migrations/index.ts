@@ -41,6 +41,7 @@ import { migration as m038 } from "./038-process-caches.ts";
 import { migration as m039 } from "./039-search-newest.ts";
 import { migration as m041 } from "./041-shared-work.ts";
 import { migration as m042 } from "./042-revision-notify.ts";
+import { migration as m043 } from "./043-webhooks.ts";
 import { migration as m045 } from "./045-import-records.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -82,5 +83,6 @@ export const migrations: Record<string, Migration> = {
   "039-search-newest": m039,
   "041-shared-work": m041,
   "042-revision-notify": m042,
+  "043-webhooks": m043,
   "045-import-records": m045,
 };

@@ -9,6 +9,7 @@ import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from ".
 import type { AuditLogTable, DB } from "../../db/schema.ts";
 import { isoInput, nowIso } from "../../db/values.ts";
 import { BadInputError } from "../../errors.ts";
+import { auditAppended } from "../webhooks/webhook-events.ts";
 import { auditActionSchema, auditCursorSchema, auditDetailsSchema } from "./audit.schemas.ts";
 
 export type AuditDetails = z.output<typeof auditDetailsSchema>;
@@ -69,6 +70,8 @@ export function createAuditRepo(db: Kysely<DB>) {
         details: toJsonOrNull(auditDetailsSchema, entry.details, "details"),
       };
       await db.insertInto("audit_log").values(values).execute();
+      // Sign-ups and subscription changes are webhook events too (decision 037; never throws).
+      await auditAppended(db, values);
       return fromRow(values);
     },
 

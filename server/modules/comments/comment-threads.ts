@@ -24,6 +24,7 @@ import {
 } from "../../errors.ts";
 import { type Actor, requireReadScope, requireUser } from "../actor.ts";
 import type { Content } from "../content/content.repo.ts";
+import { commentPosted } from "../webhooks/webhook-events.ts";
 import { adjustCommentCounts } from "./comment-counts.ts";
 import {
   COLUMNS,
@@ -307,6 +308,7 @@ export function createCommentThreads(deps: ThreadDeps) {
         await adjustCommentCounts(trx, { contentId: content.id, parentCommentId: parentId }, null, status);
         return inserted;
       });
+      await commentPosted(db, row); // the comment.posted webhook event (decision 037; never throws)
       return { comment: (await toViews(db, actor, [row]))[0]!, created: true };
     } catch (error) {
       if (data.requestKey && isUniqueViolation(error)) {
