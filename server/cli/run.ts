@@ -104,35 +104,49 @@ function commandHelp(command: CliCommand): string {
   return `${command.summary}\n\n${command.usage.trimEnd()}\n\nEvery command also takes --json and --help.\n`;
 }
 
-/** A progress reporter: a redrawn bar on a terminal, one plain line per step otherwise. */
-export function createProgress(stderr: CliIo["stderr"]) {
-  let open = false;
-  let lastLine = "";
+/**
+ * A progress reporter: a bar redrawn in place on a terminal (at most every 50 ms), otherwise a
+ * plain line per step: when a step starts, at every tenth of its work and when it ends.
+ */
+export function createProgress(stderr: CliIo["stderr"], now: () => number = Date.now) {
   const tty = stderr.isTTY === true;
+  let open = false;
+  let label = "";
+  let lastDraw = 0;
+  let lastTenth = -1;
+  const line = (done: number, total: number | null) =>
+    total === null ? (done > 0 ? `${label} ${done}` : `${label}…`) : `${label} ${done}/${total}`;
   return {
-    report(label: string, done: number, total: number | null) {
+    report(step: string, done: number, total: number | null) {
+      const fresh = step !== label;
+      if (fresh) {
+        if (open) stderr.write("\n");
+        open = false;
+        label = step;
+        lastTenth = -1;
+      }
+      const finished = total !== null && done >= total;
       if (tty) {
+        if (!fresh && !finished && now() - lastDraw < 50) return;
+        lastDraw = now();
         const columns = Math.max(40, Math.min(stderr.columns ?? 80, 120));
-        const count = total === null ? (done > 0 ? `${done}` : "…") : `${done}/${total}`;
+        const count = line(done, total).slice(step.length + 1);
         let bar = "";
         if (total !== null && total > 0) {
-          const size = Math.max(10, columns - label.length - count.length - 6);
+          const size = Math.max(10, columns - step.length - count.length - 6);
           const filled = Math.min(size, Math.round((done / total) * size));
           bar = ` [${"#".repeat(filled)}${".".repeat(size - filled)}]`;
         }
-        stderr.write(`\r\x1b[K${label}${bar} ${count}`);
-        open = true;
-        if (total !== null && done >= total) {
-          stderr.write("\n");
-          open = false;
-        }
+        stderr.write(`\r\x1b[K${step}${bar} ${count}`);
+        open = !finished;
+        if (finished) stderr.write("\n");
         return;
       }
-      const line =
-        total === null ? (done > 0 ? `${label} ${done}` : `${label}…`) : `${label} ${done}/${total}`;
-      if (line === lastLine) return;
-      lastLine = line;
-      stderr.write(`${line}\n`);
+      const tenth = total === null || total === 0 ? done : Math.floor((done * 10) / total);
+      if (!fresh && !finished && tenth === lastTenth) return;
+      if (!fresh && finished && lastTenth === 10) return;
+      lastTenth = finished ? 10 : tenth;
+      stderr.write(`${line(done, total)}\n`);
     },
     /** Ends a bar left open (before an error or the result). */
     finish() {

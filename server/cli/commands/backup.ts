@@ -1,7 +1,6 @@
 /** `backup [folder]`: the consistent backup of `npm run backup` (server/backup/backup.ts, decision 031). */
 import path from "node:path";
 import { createBackup } from "../../backup/backup.ts";
-import { parseEnv } from "../../env.ts";
 import type { CliCommand } from "../command.ts";
 import { noMorePositionals } from "../operator.ts";
 
@@ -17,7 +16,9 @@ export const backupCommand: CliCommand = {
     noMorePositionals(args, 1);
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
     const out = path.resolve(args.positional[0] ?? path.join("backups", `lumen-hub-${stamp}`));
-    const manifest = await createBackup(parseEnv(process.env), out, {
+    // The environment as the runtime read it (DATA_DIR, DATABASE_URL, STORAGE_URL).
+    const { env } = await ctx.runtime();
+    const manifest = await createBackup(env, out, {
       progress: (step, done, total) => ctx.progress(step, done ?? 0, total ?? null),
     });
     ctx.out(`Backup written to ${out}`);
