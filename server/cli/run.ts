@@ -64,6 +64,11 @@ export function parseArgs(command: CliCommand, argv: readonly string[]): CliArgs
       help = true;
       continue;
     }
+    // --json is the context's (`ctx.json`), not a command's flag.
+    if (name === "json") {
+      if (eq !== -1) throw new CliUsageError("--json takes no value.");
+      continue;
+    }
     if (valueOptions.has(name)) {
       let value: string | undefined;
       if (eq !== -1) value = arg.slice(eq + 1);
