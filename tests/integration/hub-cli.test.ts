@@ -215,6 +215,12 @@ describe.each(DIALECTS)("the hub command line (%s)", (dialect) => {
       const auth = await inspect.auth.$context;
       const account = await auth.internalAdapter.findCredentialAccount(result.id);
       expect(await auth.password.verify({ password: STRONG, hash: account!.password! })).toBe(true);
+      // The administrator signs in with it at once (the e-mail needs no confirmation code).
+      const signIn = await inspect.auth.api.signInEmail({
+        body: { email: "ops@example.com", password: STRONG },
+        asResponse: true,
+      });
+      expect(signIn.status).toBe(200);
       const audit = await lastAudit("user_groups_changed");
       expect(audit).toMatchObject({ actorId: null, targetId: result.id });
       expect(JSON.parse(String(audit!.details))).toMatchObject({ added: ["app-admin"], via: "cli" });

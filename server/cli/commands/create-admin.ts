@@ -1,7 +1,7 @@
 /** `create-admin <email>`: a platform administrator, through sign-up's own rules. */
 import { APP_ADMIN_GROUP } from "../../../core/index.ts";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../auth/validation.ts";
-import { ConflictError } from "../../errors.ts";
+import { BadInputError, ConflictError } from "../../errors.ts";
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
 import type { Runtime } from "../../runtime.ts";
 import { type CliCommand, CliUsageError } from "../command.ts";
@@ -72,7 +72,8 @@ export const createAdminCommand: CliCommand = {
     try {
       await runtime.auth.api.signUpEmail({ body: { email, password, name, username } });
     } catch (error) {
-      throw new ConflictError(signUpMessage(error), { cause: error });
+      // Sign-up refused a field (the username, the name): its own message, exit 1.
+      throw new BadInputError(signUpMessage(error), { cause: error });
     }
     const users = createUsersRepo(db);
     const user = await users.getByEmail(email);
