@@ -14,7 +14,9 @@
 import {
   type AccessContext,
   ADMIN_SCOPE_HOLDERS,
+  APP_OWNER_GROUP,
   adminScopeOrgs,
+  buildUserContext,
   hasAdminScope,
   type Tier,
   toAccessContext,
@@ -155,4 +157,23 @@ export function requirePlatformAdmin(actor: Actor): string {
     );
   }
   return userId;
+}
+
+/**
+ * The user id the installation's operator acts under (the command line, `npm run hub`): not a
+ * row of the user table. The audit log records its entries as the system actor (no actor id)
+ * with `via: "cli"` in the details (audit.repo.ts).
+ */
+export const OPERATOR_ACTOR_ID = "operator:cli";
+
+/**
+ * The operator of the installation (someone with the server's shell and environment): the
+ * platform owner's scope, through the same rules as a signed-in owner, audited as the system.
+ */
+export function operatorActor(environment?: string): Actor {
+  const context = buildUserContext(
+    { sub: OPERATOR_ACTOR_ID, "cognito:groups": [APP_OWNER_GROUP], "custom:tier": "enterprise" },
+    { environment },
+  );
+  return actorForCredential({ kind: "session", context, scopes: null });
 }

@@ -9,6 +9,7 @@ import { clampLimit, decodeCursor, type Page, type PageOptions, toPage } from ".
 import type { AuditLogTable, DB } from "../../db/schema.ts";
 import { isoInput, nowIso } from "../../db/values.ts";
 import { BadInputError } from "../../errors.ts";
+import { OPERATOR_ACTOR_ID } from "../actor.ts";
 import { auditAppended } from "../webhooks/webhook-events.ts";
 import { auditActionSchema, auditCursorSchema, auditDetailsSchema } from "./audit.schemas.ts";
 
@@ -59,15 +60,21 @@ export function createAuditRepo(db: Kysely<DB>) {
     async append(entry: NewAuditEntry): Promise<AuditEntry> {
       const action = auditActionSchema.safeParse(entry.action);
       if (!action.success) throw new BadInputError("audit action is not valid");
+      // The operator (command line) is recorded as the system actor, with how it acted.
+      const operator = entry.actorId === OPERATOR_ACTOR_ID;
       const values = {
         id: uuidv7(),
         at: entry.at === undefined ? nowIso() : isoInput(entry.at, "at"),
-        actorId: entry.actorId ?? null,
+        actorId: operator ? null : (entry.actorId ?? null),
         action: action.data,
         targetType: entry.targetType ?? null,
         targetId: entry.targetId ?? null,
         ip: entry.ip ?? null,
-        details: toJsonOrNull(auditDetailsSchema, entry.details, "details"),
+        details: toJsonOrNull(
+          auditDetailsSchema,
+          operator ? { ...(entry.details ?? {}), via: "cli" } : entry.details,
+          "details",
+        ),
       };
       await db.insertInto("audit_log").values(values).execute();
       // Sign-ups and subscription changes are webhook events too (decision 037; never throws).
