@@ -1,5 +1,5 @@
 /** `create-admin <email>`: a platform administrator, through sign-up's own rules. */
-import { APP_ADMIN_GROUP } from "../../../core/index.ts";
+import { APP_ADMIN_GROUP, GROUP_PRECEDENCE } from "../../../core/index.ts";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../auth/validation.ts";
 import { BadInputError, ConflictError } from "../../errors.ts";
 import { createUsersRepo } from "../../modules/users/users.repo.ts";
@@ -79,6 +79,8 @@ export const createAdminCommand: CliCommand = {
     const user = await users.getByEmail(email);
     if (!user) throw new Error(`the account ${email} was not created`);
     await users.update(user.id, { emailVerified: true });
+    // A hub started without the demo data has no staff groups yet: the first administrator makes it.
+    await users.ensureGroups([{ name: APP_ADMIN_GROUP, precedence: GROUP_PRECEDENCE[APP_ADMIN_GROUP] }]);
     const { groups } = await runtime.services.usersAdmin.changeGroups(operator(runtime), user.id, {
       add: [APP_ADMIN_GROUP],
       note: "Platform administrator created on the command line",

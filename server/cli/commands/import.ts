@@ -107,5 +107,3 @@ export const importCommand: CliCommand = {
     }
   },
 };
-
-export default importCommand;
