@@ -41,6 +41,7 @@ import { migration as m038 } from "./038-process-caches.ts";
 import { migration as m039 } from "./039-search-newest.ts";
 import { migration as m041 } from "./041-shared-work.ts";
 import { migration as m042 } from "./042-revision-notify.ts";
+import { migration as m044 } from "./044-content-freshness.ts";
 
 export const migrations: Record<string, Migration> = {
   "001-identity": m001,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   "039-search-newest": m039,
   "041-shared-work": m041,
   "042-revision-notify": m042,
+  "044-content-freshness": m044,
 };
