@@ -30,6 +30,7 @@ import {
   defaultReviewPeriods,
   effectiveReviewBy,
   effectiveReviewBySql,
+  type FreshnessFields,
   isStale,
   REVIEW_QUEUE_HORIZON_DAYS,
   type ReviewPeriods,
@@ -167,6 +168,12 @@ export function createFreshnessService(deps: FreshnessServiceDeps) {
   const periods = () => deps.reviewPeriods ?? defaultReviewPeriods;
 
   return {
+    /** An item's effective review-by date and whether it is stale now (GraphQL `Content`). */
+    reviewStateOf(item: FreshnessFields): { reviewBy: string | null; stale: boolean } {
+      const reviewBy = effectiveReviewBy(item, periods());
+      return { reviewBy, stale: isStale(reviewBy, now()) };
+    },
+
     /** One page of the review queue (`raw`: the URL's parameters; 400 naming a bad one). */
     async queue(actor: Actor, raw: Record<string, unknown>): Promise<ReviewQueue> {
       requireWriter(actor);

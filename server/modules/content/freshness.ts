@@ -89,23 +89,6 @@ export function reviewedPatch(
 }
 
 /**
- * A review-by date as an editor gives it: `YYYY-MM-DD` (the start of that day, UTC) or a full
- * ISO-8601 instant; null clears it. Anything else: null with `ok: false`.
- */
-export function parseReviewByInput(value: unknown): { ok: true; value: string | null } | { ok: false } {
-  if (value === null || value === "") return { ok: true, value: null };
-  if (typeof value !== "string") return { ok: false };
-  const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value;
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return { ok: false };
-  const ms = Date.parse(text);
-  if (!Number.isFinite(ms)) return { ok: false };
-  const iso = new Date(ms).toISOString();
-  // Round trip: 2026-02-30 is not a date.
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && iso.slice(0, 10) !== value) return { ok: false };
-  return { ok: true, value: iso };
-}
-
-/**
  * The effective review-by epoch in SQL (the same reading as `effectiveReviewByMs`): the own date's
  * epoch, else the last review's (or publication's) epoch plus the section's period, as a CASE over
  * the sections with a period; NULL when never due. Portable: epochs are bigints on both dialects.
