@@ -45,6 +45,7 @@ const MODULES: Record<string, ModuleRef> = {
   "/content": "routes/manage/content.tsx",
   "/create": "routes/manage/create.tsx",
   "/content/:id/edit": "routes/manage/edit.tsx",
+  "/review": "routes/manage/review.tsx",
   "/moderate": "routes/manage/moderate.tsx",
   "/admin": "routes/admin/index.tsx",
   "/admin/overview": "routes/admin/overview.tsx",

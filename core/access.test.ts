@@ -65,6 +65,7 @@ const EXPECTED: Record<string, string> = {
   "/content": "S R R R R A A A A A",
   "/create": "S R R R R A A A A A",
   "/content/:id/edit": "S R R R R A A A A A",
+  "/review": "S R R R R A A A A A",
   "/moderate": "S R R R R P A A A R",
   "/admin": "S R R R R A R A A R",
   "/admin/overview": "S R R R R P R A A R",

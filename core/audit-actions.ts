@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS: Readonly<Record<string, AuditActionInfo>> = Object.f
   database_integrity_checked: { category: "admin", label: "Database integrity checked" },
   database_backup_downloaded: { category: "admin", label: "Database backup downloaded" },
   featured_reordered: { category: "admin", label: "Featured content changed" },
+  content_reviewed: { category: "admin", label: "Content marked reviewed" },
   category_created: { category: "admin", label: "Content category created" },
   category_updated: { category: "admin", label: "Content category changed" },
   category_reordered: { category: "admin", label: "Content categories reordered" },

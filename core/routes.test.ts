@@ -45,6 +45,8 @@ const SPEC_PATHS = [
   "/create",
   // The editor of one item (the "equivalent real URL" of /create for existing items).
   "/content/:id/edit",
+  // Freshness (decision 038): published items due for review.
+  "/review",
   "/moderate",
   "/admin",
   "/admin/overview",
@@ -193,6 +195,7 @@ describe("the registry", () => {
       "/content": writers,
       "/create": writers,
       "/content/:id/edit": writers,
+      "/review": writers,
       "/moderate": managers,
       "/admin": admins,
       "/admin/overview": admins,
@@ -220,6 +223,7 @@ describe("the registry", () => {
       "/content",
       "/create",
       "/content/:id/edit",
+      "/review",
       "/moderate",
     ]);
     expect(byCategory("business")).toEqual(["/business/dashboard", "/business/profile"]);
@@ -318,6 +322,7 @@ describe("matchRoute", () => {
     ["/create", "/create", {}],
     ["/content/abc-123/edit", "/content/:id/edit", { id: "abc-123" }],
     ["/admin/users/u-123", "/admin/users/:userId", { userId: "u-123" }],
+    ["/review", "/review", {}],
     ["/moderate", "/moderate", {}],
     ["/admin", "/admin", {}],
     ["/admin/overview", "/admin/overview", {}],

@@ -454,6 +454,16 @@ const REGISTRY: RouteDefinition[] = [
     icon: "FilePen",
   },
   {
+    path: "/review",
+    label: "Review",
+    description: "Published items due for review: check them and mark them reviewed.",
+    auth: true,
+    rolesAllowed: [...WRITERS],
+    category: "content-management",
+    showInSidebar: true,
+    icon: "CalendarClock",
+  },
+  {
     path: "/moderate",
     label: "Moderate",
     description: "Review comments and content waiting for approval.",

@@ -154,7 +154,7 @@ function shape(sections: SidebarSection[]): string[] {
 const PUBLIC = "public: / /ai-education /workforce-tools /resources /ai-news /documentation /pricing";
 const SIGNED_OUT = "auth: signin signup";
 const SIGNED_IN = "auth: signout";
-const MANAGE = "/content /create /moderate";
+const MANAGE = "/content /create /review /moderate";
 const ADMIN =
   "/admin/overview /admin/users /admin/content /admin/subscriptions /admin/analytics /admin/logs /admin/webhooks";
 const SYSTEM =
@@ -186,7 +186,7 @@ describe("sidebarSections per persona", () => {
       "business: /business/dashboard /business/profile",
       // An organisation admin gets only the organisation-scoped admin screens (decision 009).
       // Moderation is platform-wide (admin scope "moderation"): not for an organisation admin.
-      "management: /content /create /admin/users",
+      "management: /content /create /review /admin/users",
       SIGNED_IN,
     ],
     manager: [
@@ -216,7 +216,7 @@ describe("sidebarSections per persona", () => {
       PUBLIC,
       "upgrade: /dashboard/reports",
       "account: /dashboard /profile /subscription /settings",
-      "management: /content /create",
+      "management: /content /create /review",
       SIGNED_IN,
     ],
   };

@@ -132,7 +132,7 @@ export const PUBLIC_SIDEBAR_PATHS = Object.freeze([
 ]);
 const ACCOUNT_PATHS = ["/dashboard", "/dashboard/reports", "/profile", "/subscription", "/settings"];
 const BUSINESS_PATHS = ["/business/dashboard", "/business/profile"];
-const MANAGEMENT_PATHS = ["/content", "/create", "/moderate"];
+const MANAGEMENT_PATHS = ["/content", "/create", "/review", "/moderate"];
 
 function itemFor(route: RouteDefinition): SidebarItem {
   const item: SidebarItem = { id: route.path, path: route.path, label: route.label };

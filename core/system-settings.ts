@@ -28,6 +28,37 @@ interface SettingBase<T extends string, V> {
 
 export type SettingValue = boolean | number | string;
 
+/**
+ * Default review periods per section (decision 038): an item without its own review-by date is
+ * due this many days after it was last marked reviewed (or published). 0: no default date.
+ */
+export const REVIEW_PERIOD_DEFAULTS: Readonly<Record<string, { label: string; days: number }>> =
+  Object.freeze({
+    "ai-education": { label: "AI Education", days: 365 },
+    "workforce-tools": { label: "Workforce Tools", days: 180 },
+    resources: { label: "Resources", days: 365 },
+    "ai-news": { label: "AI News", days: 30 },
+    documentation: { label: "Documentation", days: 180 },
+  });
+
+/** The setting key of a section's default review period. */
+export function reviewPeriodKey(section: string): string {
+  return `freshness.reviewDays.${section}`;
+}
+
+function reviewPeriodSettings(): SettingDefinition[] {
+  return Object.entries(REVIEW_PERIOD_DEFAULTS).map(([section, { label, days }]) => ({
+    key: reviewPeriodKey(section),
+    type: "integer" as const,
+    label: `Review period: ${label}`,
+    description: `Days after an item in ${label} was last marked reviewed (or published) before readers see “May be out of date” and it joins the review queue, unless the item has its own review-by date. 0: no default date.`,
+    default: days,
+    min: 0,
+    max: 3650,
+    featureFlag: false,
+  }));
+}
+
 export const SYSTEM_SETTINGS: readonly SettingDefinition[] = Object.freeze([
   {
     key: "search",
@@ -67,6 +98,7 @@ export const SYSTEM_SETTINGS: readonly SettingDefinition[] = Object.freeze([
     options: ["off", "new-commenters", "all"],
     featureFlag: false,
   },
+  ...reviewPeriodSettings(),
 ]);
 
 const BY_KEY: ReadonlyMap<string, SettingDefinition> = new Map(SYSTEM_SETTINGS.map((s) => [s.key, s]));

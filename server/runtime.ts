@@ -3,7 +3,13 @@ import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getMigrations } from "better-auth/db/migration";
 import type { Logger } from "pino";
-import { type Claims, defaultSettings, featureFlagsOf, type UserContext } from "../core/index.ts";
+import {
+  type Claims,
+  defaultSettings,
+  featureFlagsOf,
+  type SettingValue,
+  type UserContext,
+} from "../core/index.ts";
 import { type ApiKeyService, createApiKeyService } from "./auth/api-keys.ts";
 import { type Auth, type AuthSecurity, createAuth } from "./auth/auth.ts";
 import { claimsForUser, createIdentity, type Identity } from "./auth/identity.ts";
@@ -35,6 +41,7 @@ import { createContentModelServices } from "./modules/content/content-models.ts"
 import { watchContentRevision } from "./modules/content/content-revision.ts";
 import { startContentScheduler } from "./modules/content/content-scheduler.ts";
 import { createContentStudioList } from "./modules/content/content-studio-list.ts";
+import { reviewPeriodsFrom } from "./modules/content/freshness.ts";
 import { highlighterStats } from "./modules/content/render-markdown.ts";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.ts";
 import { createDiagnosticsService } from "./modules/diagnostics/diagnostics.service.ts";
@@ -301,6 +308,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       /** Reads the content revision now (after a write): this process drops stale pages at once. */
       check: () => revisionWatcher.check(),
     };
+    // The sections' review periods are system settings (decision 038); the settings service is
+    // made below, and read here per call.
+    let liveSettings: { value(key: string): SettingValue | undefined } | null = null;
     const contentModels = createContentModelServices({
       db: database.db,
       storage,
@@ -308,6 +318,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       hooks: webhookContentHooks(searchIndexer.contentHooks),
       now: authSecurity.now,
       changes: contentChanges,
+      reviewPeriods: reviewPeriodsFrom((key) => liveSettings?.value(key)),
     });
     const content = contentModels.contents;
 
@@ -355,6 +366,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       now: authSecurity.now,
     });
     await settings.reload();
+    liveSettings = settings;
     const startedAt = new Date();
     // Operations (/super-admin/infrastructure): this process's figures, its background jobs and
     // its heartbeat row in the shared database.

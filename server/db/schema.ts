@@ -466,6 +466,13 @@ export interface ContentTable {
   reviewerNotes: string | null;
   templateId: string | null;
   rolesRequired: Generated<JsonText>;
+  /** The item's own review-by date (migration 044); null: the section's default period applies. */
+  reviewBy: IsoText | null;
+  reviewByEpoch: number | null;
+  /** When an editor last marked the item reviewed (migration 044), and who. */
+  lastReviewedAt: IsoText | null;
+  lastReviewedEpoch: number | null;
+  lastReviewedBy: string | null;
 }
 
 export interface ContentCategoryTable {

@@ -32,6 +32,7 @@ import { registerContentApi } from "./content-api.ts";
 import { registerContentWriteApi } from "./content-write-api.ts";
 import { registerCredentialsApi } from "./credentials-api.ts";
 import { registerEngagementApi } from "./engagement-api.ts";
+import { registerFreshnessApi } from "./freshness-api.ts";
 import { registerLearningApi } from "./learning-api.ts";
 import { registerMediaApi } from "./media-api.ts";
 import { registerModerationApi } from "./moderation-api.ts";
@@ -415,6 +416,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerContentWriteApi(app, runtime); // POST/PATCH/DELETE /api/content, workflow, versions
   registerStudioApi(app, runtime); // /api/studio/*: content writers
   registerStudioListApi(app, runtime); // GET /api/studio/content: the management table (writers)
+  registerFreshnessApi(app, runtime); // the review queue and "Mark reviewed" (decision 038)
   registerStudioRenderApi(app, runtime); // POST /api/studio/render (the editor's live preview)
   registerSearchApi(app, runtime);
   registerSeoRoutes(app, runtime); // /robots.txt, /sitemap.xml, /ai-news/rss.xml: before static files and pages

@@ -3,6 +3,8 @@
  * - /robots.txt        from core's route registry (signed-in routes disallowed) plus the sitemap line;
  * - /sitemap.xml       home, section pages, /pricing, category pages, collections and every published,
  *                      indexable item; a sitemap index over /sitemaps/{n}.xml past 50,000 URLs;
+ *                      lastmod is each item's last real change (`lastChangeOf`), a listing's its
+ *                      newest item's;
  * - /ai-news/rss.xml   RSS 2.0 of the latest 20 AI News items (title, link, date, excerpt, category).
  *
  * Everything is read through the content service as a visitor, so nothing appears here that a
@@ -70,6 +72,15 @@ async function listAllIndexable(
   return items;
 }
 
+/**
+ * The last real change of an item (decision 038): its last edit, publication or workflow move
+ * (`updatedAt`; counters such as views, likes, shares and comments never touch it) or its last
+ * review, whichever is later.
+ */
+export function lastChangeOf(item: Pick<ContentSummary, "updatedAt" | "lastReviewedAt">): string {
+  return newest([item.updatedAt, item.lastReviewedAt]) ?? item.updatedAt;
+}
+
 /** The sitemap's URLs: listing pages first (lastmod = their newest item), then the items. */
 export async function collectSitemapUrls(
   content: ContentService,
@@ -78,10 +89,10 @@ export async function collectSitemapUrls(
 ): Promise<SitemapUrl[]> {
   const base = normaliseBaseUrl(publicUrl);
   const [items, categories] = await Promise.all([listAllIndexable(content, actor), content.categories()]);
-  const urls: SitemapUrl[] = [{ loc: `${base}/`, lastmod: newest(items.map((i) => i.updatedAt)) }];
+  const urls: SitemapUrl[] = [{ loc: `${base}/`, lastmod: newest(items.map(lastChangeOf)) }];
   for (const section of content.sections()) {
     const inSection = items.filter((i) => i.section === section.slug);
-    urls.push({ loc: `${base}${section.path}`, lastmod: newest(inSection.map((i) => i.updatedAt)) });
+    urls.push({ loc: `${base}${section.path}`, lastmod: newest(inSection.map(lastChangeOf)) });
   }
   urls.push({ loc: `${base}/pricing` });
   for (const category of categories) {
@@ -89,7 +100,7 @@ export async function collectSitemapUrls(
     if (inCategory.length === 0) continue;
     urls.push({
       loc: `${base}/category/${encodeURIComponent(category.slug)}`,
-      lastmod: newest(inCategory.map((i) => i.updatedAt)),
+      lastmod: newest(inCategory.map(lastChangeOf)),
     });
   }
   const seen = new Set(urls.map((u) => u.loc));
@@ -97,7 +108,7 @@ export async function collectSitemapUrls(
     const loc = `${base}${contentPathFor(item)}`;
     if (seen.has(loc)) continue;
     seen.add(loc);
-    urls.push({ loc, lastmod: item.updatedAt });
+    urls.push({ loc, lastmod: lastChangeOf(item) });
   }
   return urls;
 }

@@ -80,6 +80,7 @@ const EXPECTED: Array<[string, Record<Persona, Outcome>]> = [
   ["/business/start", { ...only(...SIGNED_IN), business: 302 }],
   ["/content", only(...WRITERS)],
   ["/create", only(...WRITERS)],
+  ["/review", only(...WRITERS)],
   // Platform-wide moderation: an organisation admin (business) is refused (admin scope "moderation").
   ["/moderate", only("manager", "admin", "owner")],
   ["/admin", only(...ADMINS)],

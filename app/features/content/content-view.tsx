@@ -14,6 +14,7 @@ import { ContentGrid } from "./content-card.tsx";
 import type { ContentPageData } from "./content-data.ts";
 import { CourseProgressProvider, CourseProgressSummary, LessonToggle } from "./course-progress.tsx";
 import { EngagementBar, useViewBeacon, ViewCount } from "./engagement-bar.tsx";
+import { LastReviewed, StaleBadge } from "./freshness-note.tsx";
 import { PaywallPanel, PublicPreview } from "./paywall-panel.tsx";
 import { usePersonalEngagement } from "./personal-engagement.ts";
 import { PreviewBanner } from "./preview-banner.tsx";
@@ -86,8 +87,10 @@ function ContentHeader({
             {formatDuration(page.video.durationS)}
           </span>
         ) : null}
+        <LastReviewed item={item} />
         <ViewCount engagement={engagement} />
       </div>
+      <StaleBadge item={item} />
       {item.tags.length > 0 ? (
         <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-1.5">
           {item.tags.map((tag) => (

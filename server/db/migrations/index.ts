@@ -42,6 +42,7 @@ import { migration as m039 } from "./039-search-newest.ts";
 import { migration as m041 } from "./041-shared-work.ts";
 import { migration as m042 } from "./042-revision-notify.ts";
 import { migration as m043 } from "./043-webhooks.ts";
+import { migration as m044 } from "./044-content-freshness.ts";
 import { migration as m045 } from "./045-import-records.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -84,5 +85,6 @@ export const migrations: Record<string, Migration> = {
   "041-shared-work": m041,
   "042-revision-notify": m042,
   "043-webhooks": m043,
+  "044-content-freshness": m044,
   "045-import-records": m045,
 };

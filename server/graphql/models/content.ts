@@ -105,6 +105,27 @@ ContentRef.implement({
     templateId: t.exposeString("templateId", { nullable: true }),
     rolesRequired: t.exposeStringList("rolesRequired"),
     locked: t.exposeBoolean("locked", { description: "True when the caller may not read the body." }),
+    lastReviewedAt: t.expose("lastReviewedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When an editor last marked the item reviewed; null: never.",
+    }),
+    ownReviewBy: t.expose("reviewBy", {
+      type: "DateTime",
+      nullable: true,
+      description: "The item's own review-by date; null: its section's default period applies.",
+    }),
+    reviewBy: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "The effective review-by date: the item's own, else its last review (or publication) plus its section's default period; null: never due.",
+      resolve: (item, _args, ctx) => ctx.services.content.freshness.reviewStateOf(item).reviewBy,
+    }),
+    stale: t.boolean({
+      description: "True once the effective review-by date has passed (readers see “May be out of date”).",
+      resolve: (item, _args, ctx) => ctx.services.content.freshness.reviewStateOf(item).stale,
+    }),
     presignedUrl: t.string({
       nullable: true,
       description: "A signed link to the body (3600 s): only when the caller may read it.",
@@ -193,6 +214,10 @@ const contentFields = (t: InputFields, create: boolean) => ({
   reviewerNotes: t.string(),
   templateId: t.string(),
   rolesRequired: t.stringList(),
+  reviewBy: t.field({
+    type: "DateTime",
+    description: "The item's own review-by date; null clears it (the section's default period applies).",
+  }),
 });
 
 /** Writable fields only: never id, version, counters, epochs, timestamps or authorId (no mass assignment). */

@@ -14,8 +14,8 @@ import type { VersionSnapshot } from "./studio.types.ts";
 /**
  * The fields a version keeps: every field a write may set except these. The stored status,
  * workflow state, reviewer notes and publication time belong to the workflow, the body's key, size
- * and checksum follow the body, and the author and last editor follow the save: a restore never
- * sets them from an old version.
+ * and checksum follow the body, and the author and last editor follow the save; the review-by
+ * date belongs to freshness (decision 038): a restore never sets them from an old version.
  */
 const UNVERSIONED_FIELDS = [
   "status",
@@ -27,6 +27,7 @@ const UNVERSIONED_FIELDS = [
   "bodyChecksum",
   "authorId",
   "lastEditedBy",
+  "reviewBy",
 ] as const;
 type UnversionedField = (typeof UNVERSIONED_FIELDS)[number];
 

@@ -9,6 +9,7 @@ import { type ContentAdminService, createContentAdminService } from "./content-a
 import { type ContentCategoryService, createContentCategoryService } from "./content-category.service.ts";
 import { type ContentItemService, createContentItemService } from "./content-item.service.ts";
 import { type ContentStudioService, createContentStudioService } from "./content-studio.service.ts";
+import { createFreshnessService, type FreshnessService } from "./freshness.service.ts";
 
 export interface ContentModelServices {
   /** The content operations (the same instance as `AppServices.content`). */
@@ -21,6 +22,8 @@ export interface ContentModelServices {
   studio: ContentStudioService;
   /** /admin/content: featured order, categories, collections (platform administrators). */
   admin: ContentAdminService;
+  /** The review queue and "Mark reviewed" (decision 038). */
+  freshness: FreshnessService;
   /** Every content write of this process, at once (other processes' reach `runtime.contentChanges`). */
   localWrites: { subscribe(listener: () => void): () => void };
 }
@@ -59,6 +62,12 @@ export function createContentModelServices(given: ContentServiceDeps): ContentMo
     }),
     categories: createContentCategoryService(deps),
     items: createContentItemService(deps),
+    freshness: createFreshnessService({
+      db: deps.db,
+      reviewPeriods: deps.reviewPeriods,
+      hooks: deps.hooks,
+      now: deps.now,
+    }),
     localWrites: deps.localWrites!,
   };
 }

@@ -19,6 +19,7 @@ import { ownBodyKey } from "./body-key.ts";
 import type { Content, ContentSummaryRow } from "./content.repo.ts";
 import type { ContentAccess, ContentSummary, ContentType } from "./content.types.ts";
 import type { ContentItem } from "./content-item.repo.ts";
+import { defaultReviewPeriods, effectiveReviewBy, isStale, type ReviewPeriods } from "./freshness.ts";
 
 const TEMPLATES: readonly ContentType[] = [
   "article",
@@ -132,10 +133,16 @@ export interface SummaryNames {
  * The list shape (REST `ContentSummary`, pages, search results), derived from `viewContent`.
  * The reading time is public (from the body's size), like the excerpt.
  */
-export function summarizeContent(actor: Actor, item: ContentSummaryRow, names: SummaryNames): ContentSummary {
+export function summarizeContent(
+  actor: Actor,
+  item: ContentSummaryRow,
+  names: SummaryNames,
+  freshness: { periods: ReviewPeriods; nowMs: number } = { periods: defaultReviewPeriods, nowMs: Date.now() },
+): ContentSummary {
   // The same reading as `viewContent`, on the summary's columns only.
   const granted = mayReadBody(actor, item);
   const tier: Tier = parseTier(item.tier) ?? "Enterprise";
+  const reviewBy = effectiveReviewBy(item, freshness.periods);
   return {
     id: item.id,
     slug: item.slug,
@@ -160,6 +167,9 @@ export function summarizeContent(actor: Actor, item: ContentSummaryRow, names: S
       : null,
     locked: !granted,
     bodyS3Key: granted ? ownBodyKey(item) : null,
+    lastReviewedAt: item.lastReviewedAt,
+    reviewBy,
+    stale: isStale(reviewBy, freshness.nowMs),
   };
 }
 

@@ -102,6 +102,11 @@ export interface Content {
   reviewerNotes: string | null;
   templateId: string | null;
   rolesRequired: string[];
+  /** The item's own review-by date (decision 038); null: the section's default period applies. */
+  reviewBy: string | null;
+  /** When an editor last marked the item reviewed, and who (decision 038). */
+  lastReviewedAt: string | null;
+  lastReviewedBy: string | null;
 }
 
 /** The columns a list or search summary needs (content-projection `summarizeContent`). */
@@ -126,6 +131,8 @@ export const SUMMARY_COLUMNS = [
   "featuredImageAlt",
   "bodySize",
   "bodyS3Key",
+  "reviewBy",
+  "lastReviewedAt",
 ] as const satisfies readonly (keyof Content)[];
 
 /** What lists read of a row: the summary's columns only (never the ~60 of a full record). */
@@ -182,6 +189,7 @@ export interface ContentFields {
   reviewerNotes: string | null;
   templateId: string | null;
   rolesRequired: string[];
+  reviewBy: string | Date | null;
 }
 
 export type NewContent = Pick<ContentFields, "title" | "slug"> &
@@ -268,6 +276,7 @@ export const WRITABLE_FIELDS = [
   "reviewerNotes",
   "templateId",
   "rolesRequired",
+  "reviewBy",
 ] as const satisfies readonly (keyof ContentFields)[];
 
 const LIST_FIELDS: ReadonlySet<string> = new Set(CONTENT_LIST_FIELDS);
@@ -285,10 +294,11 @@ function toColumns(fields: Partial<ContentFields>): ContentUpdate {
       out[key] = toJson(contentStringListSchema, (value ?? []) as string[], key);
     } else if (key === "structuredData") {
       out[key] = toJsonOrNull(contentStructuredDataSchema, value as StructuredData | null, key);
-    } else if (key === "publishedAt" || key === "eventTime") {
+    } else if (key === "publishedAt" || key === "eventTime" || key === "reviewBy") {
       const iso = isoInputOrNull(value as string | Date | null, key);
       out[key] = iso;
-      out[key === "publishedAt" ? "publishedEpoch" : "eventEpoch"] = epochOrNull(iso);
+      out[`${key === "publishedAt" ? "published" : key === "eventTime" ? "event" : "reviewBy"}Epoch`] =
+        epochOrNull(iso);
     } else {
       out[key] = value;
     }
@@ -355,6 +365,8 @@ function summaryFromRow(row: SummaryColumns): ContentSummaryRow {
     featuredImageAlt: row.featuredImageAlt,
     bodySize: row.bodySize === null ? null : Number(row.bodySize),
     bodyS3Key: row.bodyS3Key,
+    reviewBy: row.reviewBy,
+    lastReviewedAt: row.lastReviewedAt,
   };
 }
 
@@ -421,6 +433,9 @@ function fromRow(row: ContentRow): Content {
     reviewerNotes: row.reviewerNotes,
     templateId: row.templateId,
     rolesRequired: storedList(row.rolesRequired, "rolesRequired"),
+    reviewBy: row.reviewBy,
+    lastReviewedAt: row.lastReviewedAt,
+    lastReviewedBy: row.lastReviewedBy,
   };
 }
 

@@ -130,6 +130,13 @@ export const contentWriteSchema = z.strictObject({
   reviewerNotes: optionalText(5000),
   templateId: optionalText(100),
   rolesRequired: contentStringListSchema.optional(),
+  /** The item's own review-by date (decision 038): a day (YYYY-MM-DD, its start in UTC) or an instant; null clears it. */
+  reviewBy: z
+    .union([z.iso.date().transform((d) => `${d}T00:00:00.000Z`), isoDate], {
+      message: "expected a date (YYYY-MM-DD) or an ISO-8601 datetime",
+    })
+    .nullable()
+    .optional(),
 });
 export const contentCreateSchema = contentWriteSchema.required({ title: true, slug: true });
 export type ContentWriteInput = z.output<typeof contentWriteSchema>;

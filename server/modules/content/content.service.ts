@@ -87,6 +87,7 @@ import {
   refuseWorkflowFields,
   transitionForStatus,
 } from "./content-saves.ts";
+import { defaultReviewPeriods, type ReviewPeriods } from "./freshness.ts";
 import { isVisible, seesUnpublished, visibleSql } from "./readable-sql.ts";
 import { type RenderedMarkdown, renderMarkdown } from "./render-markdown.ts";
 import { SECTIONS } from "./sections.ts";
@@ -202,6 +203,11 @@ export interface ContentServiceDeps {
   changes?: { subscribe(listener: () => void): () => void; check?(): Promise<void> };
   /** Content writes made by this process (told before the revision poll sees them). */
   localWrites?: { subscribe(listener: () => void): () => void };
+  /**
+   * The sections' default review periods in days (decision 038), from the live system settings;
+   * the catalogue's defaults without.
+   */
+  reviewPeriods?: ReviewPeriods;
 }
 
 /** Cached list pages and single items (per audience and content revision, decision 022). */
@@ -354,11 +360,17 @@ export function createContentService(deps: ContentServiceDeps) {
         (ids) => displayNamesByIds(db, ids),
       ),
     ]);
+    const freshness = { periods: deps.reviewPeriods ?? defaultReviewPeriods, nowMs: now() };
     return items.map((item) =>
-      summarizeContent(actor, item, {
-        categoryLabel: item.categorySlug ? (labelOf.get(item.categorySlug) ?? null) : null,
-        authorName: item.authorId ? (authors.get(item.authorId) ?? null) : null,
-      }),
+      summarizeContent(
+        actor,
+        item,
+        {
+          categoryLabel: item.categorySlug ? (labelOf.get(item.categorySlug) ?? null) : null,
+          authorName: item.authorId ? (authors.get(item.authorId) ?? null) : null,
+        },
+        freshness,
+      ),
     );
   }
 

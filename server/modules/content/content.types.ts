@@ -50,6 +50,15 @@ export interface ContentSummary {
   locked: boolean;
   /** The body's object key: only when the actor may read the body and there is one. */
   bodyS3Key: string | null;
+  /** When an editor last marked the item reviewed (decision 038); null: never. */
+  lastReviewedAt: string | null;
+  /**
+   * The effective review-by date: the item's own, else its last review (or publication) plus its
+   * section's default period; null: never due.
+   */
+  reviewBy: string | null;
+  /** The review-by date has passed when this summary was made (pages re-check it in the browser). */
+  stale: boolean;
 }
 
 /** The body of an item for a reader (the body link endpoint). */

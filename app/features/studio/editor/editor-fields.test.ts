@@ -10,6 +10,21 @@ import {
 
 const valid = () => ({ ...emptyFields(), title: "Hello", slug: "hello" });
 
+describe("the review-by date (decision 038)", () => {
+  it("accepts a real day or nothing, and refuses anything else", () => {
+    expect(validateFields({ ...valid(), reviewBy: "2027-03-31" })).toEqual({});
+    expect(validateFields({ ...valid(), reviewBy: "2027-02-29" }).reviewBy).toMatch(/date/);
+    expect(validateFields({ ...valid(), reviewBy: "31/03/2027" }).reviewBy).toMatch(/date/);
+  });
+
+  it("sends a change, and null when cleared", () => {
+    const saved = { ...valid(), reviewBy: "2027-03-31" };
+    expect(toPayload({ ...saved, reviewBy: "2027-06-30" }, saved)).toEqual({ reviewBy: "2027-06-30" });
+    expect(toPayload({ ...saved, reviewBy: "" }, saved)).toEqual({ reviewBy: null });
+    expect(toPayload(saved, saved)).toEqual({});
+  });
+});
+
 describe("validateFields (mirrors the server's write schema)", () => {
   it("accepts a minimal item", () => {
     expect(validateFields(valid())).toEqual({});

@@ -41,6 +41,8 @@ export interface EditorFields {
   featuredImageAlt: string;
   /** Course lessons and collection members: item slugs, in order. */
   related: string[];
+  /** The item's own review-by day, YYYY-MM-DD ("" for none: the section's default period applies). */
+  reviewBy: string;
   /** The Markdown source. */
   body: string;
 }
@@ -105,6 +107,7 @@ export function emptyFields(): EditorFields {
     featuredImage: "",
     featuredImageAlt: "",
     related: [],
+    reviewBy: "",
     body: "",
   };
 }
@@ -137,6 +140,7 @@ export function fieldsFromItem(item: StudioItem): EditorFields {
     featuredImage: item.featuredImage ?? "",
     featuredImageAlt: item.featuredImageAlt ?? "",
     related: [...item.related],
+    reviewBy: item.reviewBy ? item.reviewBy.slice(0, 10) : "",
     body: item.body,
   };
 }
@@ -208,6 +212,13 @@ export function toPayload(fields: EditorFields, saved: EditorFields | null): Rec
   return out;
 }
 
+/** A real calendar day written YYYY-MM-DD. */
+function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+}
+
 const isUrl = (value: string) => value === "" || /^(https:\/\/|\/)/.test(value.trim());
 
 /** The problems of a form, by field, as the server would name them (empty when it may be saved). */
@@ -242,6 +253,8 @@ export function validateFields(fields: EditorFields): FieldErrors {
   if (fields.featuredImage.trim() !== "" && fields.featuredImageAlt.trim() === "") {
     errors.featuredImageAlt = "Describe the image for readers who cannot see it.";
   }
+  const reviewBy = fields.reviewBy.trim();
+  if (reviewBy !== "" && !isDay(reviewBy)) errors.reviewBy = "A date such as 2027-03-31.";
   const structured = checkStructuredData(fields.structuredData);
   if (!structured.ok) errors.structuredData = structured.message;
   if (new TextEncoder().encode(fields.body).byteLength > MAX_BODY_BYTES) {

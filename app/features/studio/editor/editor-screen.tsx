@@ -433,6 +433,7 @@ export function EditorScreen({ item: initialItem, options, origin, carried, stud
         onChange={change}
         options={options}
         origin={origin}
+        lastReviewedAt={item?.lastReviewedAt ?? null}
         slugField={
           <SlugField
             slug={fields.slug}

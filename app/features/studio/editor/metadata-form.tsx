@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { ROLES, TIERS } from "../../../../core/index.ts";
 import { Card } from "../../../components/ui/card.tsx";
 import { Field } from "../../../components/ui/fields.tsx";
+import { formatDate } from "../../../lib/format.ts";
 import {
   CONTENT_TYPES,
   type EditorFields,
@@ -26,6 +27,8 @@ export interface MetadataFormProps {
   origin: string;
   /** The slug input with its availability check (owned by the screen). */
   slugField: ReactNode;
+  /** When the saved item was last marked reviewed (null: never, or a new item). */
+  lastReviewedAt?: string | null;
 }
 
 const TYPE_LABELS: Record<EditorFields["type"], string> = {
@@ -56,7 +59,15 @@ export function Group({
   );
 }
 
-export function MetadataForm({ fields, errors, onChange, options, origin, slugField }: MetadataFormProps) {
+export function MetadataForm({
+  fields,
+  errors,
+  onChange,
+  options,
+  origin,
+  slugField,
+  lastReviewedAt = null,
+}: MetadataFormProps) {
   const text = (name: keyof EditorFields) => ({
     value: fields[name] as string,
     error: errors[name],
@@ -282,7 +293,63 @@ export function MetadataForm({ fields, errors, onChange, options, origin, slugFi
             hint="Required with an image: what it shows, for readers who cannot see it."
           />
         </Group>
+
+        <ReviewGroup
+          fields={fields}
+          errors={errors}
+          onChange={onChange}
+          options={options}
+          lastReviewedAt={lastReviewedAt}
+        />
       </div>
     </div>
+  );
+}
+
+/**
+ * Freshness (decision 038): the item's own review-by date, or the section's default period after
+ * its last review (or publication). Readers see “May be out of date” once it has passed.
+ */
+function ReviewGroup({
+  fields,
+  errors,
+  onChange,
+  options,
+  lastReviewedAt,
+}: Pick<MetadataFormProps, "fields" | "errors" | "onChange" | "options"> & {
+  lastReviewedAt: string | null;
+}) {
+  const section = options.sections.find((s) => s.slug === fields.section);
+  const days = section?.reviewDays ?? 0;
+  const reviewed = formatDate(lastReviewedAt);
+  const fallback = section
+    ? days > 0
+      ? `Empty: ${days} days after the last review (or publication), the default for ${section.label}.`
+      : `Empty: no review date (${section.label} has no default period).`
+    : "Empty: no review date (the item has no section).";
+  return (
+    <Group title="Review" description="When the item should be checked again for accuracy.">
+      <Field
+        label="Review by"
+        type="date"
+        optional
+        value={fields.reviewBy}
+        error={errors.reviewBy}
+        onChange={(e) => onChange({ reviewBy: e.target.value })}
+        hint={fallback}
+      />
+      {fields.reviewBy ? (
+        <button
+          type="button"
+          className="text-sm font-medium text-accent-text hover:underline"
+          onClick={() => onChange({ reviewBy: "" })}
+        >
+          Clear the review-by date
+        </button>
+      ) : null}
+      <p className="text-sm text-ink-muted">
+        {reviewed ? `Last reviewed ${reviewed}.` : "Not reviewed since it was published."}
+      </p>
+    </Group>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { data, type RouterContextProvider } from "react-router";
 import { NotFoundError } from "../../../../server/errors.ts";
+import { reviewPeriodsFrom } from "../../../../server/modules/content/freshness.ts";
 import type { StudioItem } from "../../../../server/modules/content/studio.types.ts";
 import { actorContext, servicesContext } from "../../../lib/context.ts";
 import type { EditorOptions } from "./editor-options.ts";
@@ -11,10 +12,12 @@ import type { EditorOptions } from "./editor-options.ts";
 type Context = Readonly<RouterContextProvider>;
 
 export async function loadEditorOptions(context: Context): Promise<EditorOptions> {
-  const content = context.get(servicesContext).content;
+  const services = context.get(servicesContext);
+  const content = services.content;
   const categories = await content.categories();
+  const periods = reviewPeriodsFrom((key) => services.settings.value(key));
   return {
-    sections: content.sections().map((s) => ({ slug: s.slug, label: s.label })),
+    sections: content.sections().map((s) => ({ slug: s.slug, label: s.label, reviewDays: periods(s.slug) })),
     categories: categories.map((c) => ({
       slug: c.slug,
       label: c.label,
