@@ -5,8 +5,7 @@
  * (create with scopes, rotate, revoke; a secret is shown once). Plain forms with a confirm step
  * (`<details>`): everything works without JavaScript; the copy button needs it.
  */
-import { Check, Copy } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { auditCategory, SECURITY_CONSOLE_ACTIONS } from "../../../core/audit-actions.ts";
 import type {
@@ -22,6 +21,7 @@ import type {
 import { Panel } from "../../components/feature-screen.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { KeyValueList } from "../../components/ui/card.tsx";
+import { CopyButton } from "../../components/ui/copy-button.tsx";
 import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import type { SecurityFormResult } from "./security-admin.server.ts";
@@ -99,30 +99,6 @@ export function SecuritySummary({ overview }: { overview: SecurityOverview }) {
         href="#credentials"
       />
     </div>
-  );
-}
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      type="button"
-      variant="secondary"
-      size="sm"
-      onClick={() => {
-        void navigator.clipboard?.writeText(value).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        );
-      }}
-    >
-      {copied ? (
-        <Check aria-hidden="true" className="size-4" />
-      ) : (
-        <Copy aria-hidden="true" className="size-4" />
-      )}
-      {copied ? "Copied" : label}
-    </Button>
   );
 }
 

@@ -5,12 +5,12 @@
  * next attempt, the body sent) with replay. Plain forms with a confirm step (`<details>`) for
  * what cannot be undone: everything works without JavaScript; the copy button needs it.
  */
-import { Check, Copy } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../server/modules/webhooks/webhooks.service.ts";
 import { Panel } from "../../components/feature-screen.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { CopyButton } from "../../components/ui/copy-button.tsx";
 import { Field } from "../../components/ui/fields.tsx";
 import { Notice } from "../../components/ui/notice.tsx";
 import type { WebhookFormResult, WebhooksScreenData } from "./webhooks.server.ts";
@@ -42,30 +42,6 @@ function Badge({ kind, children }: { kind: string; children: ReactNode }) {
     >
       {children}
     </span>
-  );
-}
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      type="button"
-      variant="secondary"
-      size="sm"
-      onClick={() => {
-        void navigator.clipboard?.writeText(value).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        );
-      }}
-    >
-      {copied ? (
-        <Check aria-hidden="true" className="size-4" />
-      ) : (
-        <Copy aria-hidden="true" className="size-4" />
-      )}
-      {copied ? "Copied" : label}
-    </Button>
   );
 }
 
