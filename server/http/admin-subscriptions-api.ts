@@ -16,6 +16,7 @@ import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import { requireSubscriptionsAdmin } from "../modules/billing/billing-admin.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -24,6 +25,46 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "billing">;
 };
+
+const subscriptionsRoute = routeGroup({
+  tag: "Admin: subscriptions",
+  access: "person",
+  who: "platform admins",
+});
+
+export const adminSubscriptionsRoutes = defineRoutes([
+  subscriptionsRoute(
+    "get",
+    "/api/admin/subscriptions",
+    "Subscriptions (`?tier=&plan=&status=&source=&owner=&q=&endingBefore=&cursor=&limit=`)",
+    "`{items, nextCursor, summary}`",
+    { errors: [400] },
+  ),
+  subscriptionsRoute("post", "/api/admin/subscriptions", "Grant a subscription", undefined, {
+    rawBody: { contentType: "application/json", description: "`{email, planId, days | until, note}`" },
+    responses: { 201: { description: "AdminSubscriptionView" } },
+  }),
+  subscriptionsRoute(
+    "post",
+    "/api/admin/subscriptions/:id/extend",
+    "Extend a subscription",
+    "AdminSubscriptionView",
+    {
+      rawBody: { contentType: "application/json", description: "`{version, days | until, note}`" },
+      errors: [409],
+    },
+  ),
+  subscriptionsRoute(
+    "post",
+    "/api/admin/subscriptions/:id/cancel",
+    "Cancel a subscription",
+    "AdminSubscriptionView",
+    {
+      rawBody: { contentType: "application/json", description: "`{version, when: period_end | now, note}`" },
+      errors: [409],
+    },
+  ),
+]);
 
 export function registerAdminSubscriptionsApi(app: AnyHono, runtime: Deps): void {
   const billing = () => runtime.services.billing;

@@ -10,10 +10,26 @@
  */
 import type { Hono } from "hono";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, fail, handler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const studioListRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/studio/content",
+    summary: "The studio's management table",
+    description:
+      "`?q=&state=&section=&category=&tier=&type=&author=<userId|me>&sort=updated|title|published|created&dir=desc|asc&limit=25&cursor=`",
+    tag: "Studio",
+    access: "person",
+    who: "content writers",
+    responses: { 200: { description: "`{items: StudioRow[], nextCursor, counts, total}`" } },
+    errors: [400],
+  },
+]);
 
 export function registerStudioListApi(
   app: AnyHono,
