@@ -1,11 +1,16 @@
 /**
  * The API reference page (`GET /api/docs`, decision 034): the OpenAPI document rendered as one
- * HTML page on the server — no CDN, no viewer library, no script but the app's own theme bootstrap
- * (with the request's nonce), so the app's Content Security Policy holds unchanged. The colours are
+ * HTML page on the server — no CDN, no viewer library, no script but the theme bootstrap (the
+ * reader's stored theme, as the app's pages apply it, with the request's nonce), so the app's
+ * Content Security Policy holds unchanged. The colours are
  * the app's design tokens (app/app.css), light and dark; the layout reads at 390 px.
  */
-import { themeBootstrapScript } from "../../app/components/theme.tsx";
+import { DEFAULT_THEME, THEME_STORAGE_KEY } from "../../core/index.ts";
 import type { OpenApiDocument } from "./openapi-registry.ts";
+
+/** The app's theme choice (stored by its theme menu; default: the system's) as `class="dark"`. */
+const themeScript = () =>
+  `(function(){var d=document.documentElement;try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t!=="light"&&t!=="dark"&&t!=="system")t=${JSON.stringify(DEFAULT_THEME)};var k=t==="dark"||(t==="system"&&window.matchMedia("(prefers-color-scheme: dark)").matches);d.classList.toggle("dark",k);}catch(e){}})();`;
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -188,7 +193,7 @@ export function renderApiReference(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(info.title)} reference</title>
 <meta name="description" content="The REST API of Lumen Hub: every endpoint, its parameters, credentials and answers.">
-<script nonce="${escapeHtml(nonce)}">${themeBootstrapScript()}</script>
+<script nonce="${escapeHtml(nonce)}">${themeScript()}</script>
 <style>${STYLE}</style>
 </head>
 <body>

@@ -8,6 +8,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { SDL_PATH, schemaSdl } from "../graphql/sdl.ts";
 import type { Runtime } from "../runtime.ts";
 import { createHttpApp } from "./app.ts";
 import { registerContentApi } from "./content-api.ts";
@@ -225,5 +226,21 @@ describe("the reference endpoints", () => {
   it("serves no SDL in production (introspection is off there)", async () => {
     const response = await app.request("/graphql/schema.graphql");
     expect(response.status).not.toBe(200);
+  });
+});
+
+describe("the GraphQL SDL outside production (introspection on)", () => {
+  const app = createHttpApp({ runtime: stubRuntime(), build: {} as never, mode: "test" });
+
+  it("serves the printed schema as text, publicly", async () => {
+    const response = await app.request(SDL_PATH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe(await schemaSdl());
+  });
+
+  it("links it from the reference page", async () => {
+    const html = await (await app.request("/api/docs")).text();
+    expect(html).toContain(`<a href="${SDL_PATH}">`);
   });
 });
