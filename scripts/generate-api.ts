@@ -5,29 +5,16 @@
  * committed file differs. Files are written as biome formats them; the unit test
  * `server/http/openapi-files.unit.test.ts` compares their meaning with what the code generates.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { generatedApiFiles } from "../server/http/openapi-files.ts";
+import { formatLikeRepository, generatedApiFiles } from "../server/http/openapi-files.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
 
-/** The text as the repository's formatter (biome) writes that file, so `biome check` passes. */
-function formatted(file: string, text: string): string {
-  const biome = path.join(root, "node_modules", ".bin", "biome");
-  const run = spawnSync(biome, ["format", `--stdin-file-path=${file}`], {
-    cwd: root,
-    input: text,
-    encoding: "utf8",
-  });
-  if (run.status !== 0) throw new Error(`biome could not format ${file}: ${run.stderr}`);
-  return run.stdout;
-}
-
 let stale = 0;
 for (const [file, generated] of await generatedApiFiles()) {
-  const text = formatted(file, generated);
+  const text = formatLikeRepository(file, generated);
   const target = path.join(root, file);
   let current: string | null = null;
   try {

@@ -5,15 +5,19 @@
  * rule as introspection and GraphiQL in `yoga.ts`): in production the committed file is the
  * published schema.
  */
-import { lexicographicSortSchema, printSchema } from "graphql";
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from "graphql";
 import type { Hono } from "hono";
 
 export const SDL_PATH = "/graphql/schema.graphql";
 
+/** The Pothos schema (loaded on first use, as `/graphql` loads it). */
+export async function loadSchema(): Promise<GraphQLSchema> {
+  return (await import("./schema.ts")).schema;
+}
+
 /** The schema's SDL, types in alphabetical order (stable across refactors that move definitions). */
 export async function schemaSdl(): Promise<string> {
-  const { schema } = await import("./schema.ts");
-  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+  return `${printSchema(lexicographicSortSchema(await loadSchema()))}\n`;
 }
 
 /**
