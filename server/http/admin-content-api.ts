@@ -23,8 +23,18 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireContentAdmin } from "../modules/content/content-admin.service.ts";
+import {
+  categoryCreateSchema,
+  categoryUpdateSchema,
+  collectionCreateSchema,
+  collectionUpdateSchema,
+  orderSchema,
+  pickerSchema,
+  requireContentAdmin,
+  versionOnlySchema,
+} from "../modules/content/content-admin.service.ts";
 import type { Runtime } from "../runtime.ts";
+import type { ApiRoute } from "./openapi-registry.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
@@ -36,10 +46,7 @@ type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
 };
 
 const adminContentRoute = routeGroup({ tag: "Admin: content", access: "person", who: "platform admins" });
-const json = (description: string) => ({
-  rawBody: { contentType: "application/json", description },
-  errors: [409],
-});
+const json = (body: ApiRoute["body"]) => ({ body, errors: [409] });
 
 export const adminContentRoutes = defineRoutes([
   adminContentRoute("get", "/api/admin/content/featured", "Featured items", "`{version, items}`"),
@@ -48,14 +55,14 @@ export const adminContentRoutes = defineRoutes([
     "/api/admin/content/featured",
     "Set the featured items",
     "`{version, items}`",
-    json("`{version, ids, note?}`"),
+    json(orderSchema),
   ),
-  adminContentRoute("get", "/api/admin/content/picker", "Find items to pick (`?q=&type=`)", "`{items}`", {
-    errors: [400],
+  adminContentRoute("get", "/api/admin/content/picker", "Find items to pick", "`{items}`", {
+    query: pickerSchema,
   }),
   adminContentRoute("get", "/api/admin/content/categories", "Categories", "`{version, items}`"),
   adminContentRoute("post", "/api/admin/content/categories", "Create a category", undefined, {
-    ...json("`{slug, label, …}`"),
+    ...json(categoryCreateSchema),
     responses: { 201: { description: "The category." } },
   }),
   adminContentRoute(
@@ -63,18 +70,18 @@ export const adminContentRoutes = defineRoutes([
     "/api/admin/content/categories/order",
     "Order the categories",
     "`{version, items}`",
-    json("`{version, ids}`"),
+    json(orderSchema),
   ),
   adminContentRoute(
     "patch",
     "/api/admin/content/categories/:id",
     "Change a category",
     "The category.",
-    json("The fields to change."),
+    json(categoryUpdateSchema),
   ),
   adminContentRoute("get", "/api/admin/content/collections", "Collections", "`{items}`"),
   adminContentRoute("post", "/api/admin/content/collections", "Create a collection", undefined, {
-    ...json("`{title, slug, description?, tier?, section?}`"),
+    ...json(collectionCreateSchema),
     responses: { 201: { description: "The collection." } },
   }),
   adminContentRoute("get", "/api/admin/content/collections/:id", "A collection", "The collection."),
@@ -83,21 +90,21 @@ export const adminContentRoutes = defineRoutes([
     "/api/admin/content/collections/:id",
     "Change a collection",
     "The collection.",
-    json("`{version, title?, slug?, description?, tier?, section?, members?}`"),
+    json(collectionUpdateSchema),
   ),
   adminContentRoute(
     "post",
     "/api/admin/content/collections/:id/hide",
     "Hide a collection",
     "The collection.",
-    json("`{version, note?}`"),
+    json(versionOnlySchema),
   ),
   adminContentRoute(
     "post",
     "/api/admin/content/collections/:id/show",
     "Show a collection again",
     "The collection.",
-    json("`{version, note?}`"),
+    json(versionOnlySchema),
   ),
 ]);
 

@@ -14,7 +14,12 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireSubscriptionsAdmin } from "../modules/billing/billing-admin.ts";
+import {
+  cancelSchema,
+  extendSchema,
+  grantSchema,
+  requireSubscriptionsAdmin,
+} from "../modules/billing/billing-admin.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
@@ -41,7 +46,7 @@ export const adminSubscriptionsRoutes = defineRoutes([
     { errors: [400] },
   ),
   subscriptionsRoute("post", "/api/admin/subscriptions", "Grant a subscription", undefined, {
-    rawBody: { contentType: "application/json", description: "`{email, planId, days | until, note}`" },
+    body: grantSchema,
     responses: { 201: { description: "AdminSubscriptionView" } },
   }),
   subscriptionsRoute(
@@ -50,7 +55,7 @@ export const adminSubscriptionsRoutes = defineRoutes([
     "Extend a subscription",
     "AdminSubscriptionView",
     {
-      rawBody: { contentType: "application/json", description: "`{version, days | until, note}`" },
+      body: extendSchema,
       errors: [409],
     },
   ),
@@ -60,7 +65,7 @@ export const adminSubscriptionsRoutes = defineRoutes([
     "Cancel a subscription",
     "AdminSubscriptionView",
     {
-      rawBody: { contentType: "application/json", description: "`{version, when: period_end | now, note}`" },
+      body: cancelSchema,
       errors: [409],
     },
   ),

@@ -22,6 +22,7 @@
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { UsersAdminService } from "../modules/users-admin/users-admin.service.ts";
+import { deleteSchema, groupsSchema } from "../modules/users-admin/users-admin.service.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
@@ -54,9 +55,7 @@ export const adminUsersRoutes = defineRoutes([
     "/api/admin/users/:id/groups",
     "Change a user's groups (`{add?, remove?, note?}`)",
     "`{groups}`",
-    {
-      rawBody: { contentType: "application/json", description: "`{add?, remove?, note?}`" },
-    },
+    { body: groupsSchema },
   ),
   usersRoute(
     "post",
@@ -87,9 +86,7 @@ export const adminUsersRoutes = defineRoutes([
     "/api/admin/users/:id/delete",
     "Delete a user (`{confirm: <the user's e-mail>, note?}`)",
     "`{deleted}`",
-    {
-      rawBody: { contentType: "application/json", description: "`{confirm, note?}`" },
-    },
+    { body: deleteSchema },
   ),
 ]);
 

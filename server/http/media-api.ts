@@ -14,6 +14,7 @@
  * Uploads and edits are for signed-in content writers (sessions; this app's pages only).
  */
 import type { Hono } from "hono";
+import { altSchema, libraryQuerySchema } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
@@ -46,7 +47,8 @@ export const mediaRoutes = defineRoutes([
   {
     method: "get",
     path: "/api/media",
-    summary: "The media library (`?kind=&q=&cursor=&limit=`)",
+    summary: "The media library",
+    query: libraryQuerySchema,
     tag: "Media",
     access: "session",
     who: "content writers",
@@ -69,7 +71,7 @@ export const mediaRoutes = defineRoutes([
     access: "session",
     who: "content writers",
     mutates: true,
-    rawBody: { contentType: "application/json", description: "`{alt}`" },
+    body: altSchema,
     responses: { 200: { description: "`{media}`" } },
   },
   {

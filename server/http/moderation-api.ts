@@ -17,6 +17,11 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
+import {
+  actionInputSchema,
+  queueQuerySchema,
+  restrictInputSchema,
+} from "../modules/moderation/moderation.schemas.ts";
 import type { ModerationService } from "../modules/moderation/moderation.service.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
@@ -42,19 +47,15 @@ export const moderationRoutes = defineRoutes([
     "Queue sizes",
     "`{reported, pending, hidden, restricted, review}`",
   ),
-  moderationRoute(
-    "get",
-    "/api/moderation/comments",
-    "A moderation queue (`?queue=reported|pending|hidden|all&cursor&limit&contentId&authorId`)",
-    "`{queue, items, nextCursor}`",
-    { errors: [400] },
-  ),
+  moderationRoute("get", "/api/moderation/comments", "A moderation queue", "`{queue, items, nextCursor}`", {
+    query: queueQuerySchema,
+  }),
   moderationRoute(
     "post",
     "/api/moderation/comments/actions",
     "Approve, hide, remove or dismiss comments (`{action, ids[], reason?}`)",
     "`{action, results, done, changed}`",
-    { rawBody: { contentType: "application/json", description: "`{action, ids[], reason?}`" } },
+    { body: actionInputSchema },
   ),
   moderationRoute("get", "/api/moderation/restrictions", "Muted and banned people", "`{items}`"),
   moderationRoute(
@@ -62,12 +63,7 @@ export const moderationRoutes = defineRoutes([
     "/api/moderation/restrictions",
     "Mute or ban someone (`{userId, kind, duration?, reason?, hideComments?}`)",
     "`{restriction, hidden}`",
-    {
-      rawBody: {
-        contentType: "application/json",
-        description: "`{userId, kind, duration?, reason?, hideComments?}`",
-      },
-    },
+    { body: restrictInputSchema },
   ),
   moderationRoute("delete", "/api/moderation/restrictions/:userId", "Lift a restriction", "`{lifted: true}`"),
   moderationRoute("get", "/api/moderation/review", "Content waiting in review", "`{items, total}`"),

@@ -17,7 +17,11 @@
 import type { Context, Hono } from "hono";
 import { UnauthenticatedError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
-import { requirePlansAdmin } from "../modules/billing/plans.service.ts";
+import {
+  createSchema as createPlanSchema,
+  requirePlansAdmin,
+  updateSchema as updatePlanSchema,
+} from "../modules/billing/plans.service.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, handler, readJsonObject } from "./toolkit.ts";
@@ -59,7 +63,7 @@ export const plansRoutes = defineRoutes([
     access: "person",
     who: "platform admins",
     mutates: true,
-    rawBody: { contentType: "application/json", description: "`{id, name, tier, …}`" },
+    body: createPlanSchema,
     responses: { 201: { description: "AdminPlanView" } },
     errors: [409],
   },
@@ -71,7 +75,7 @@ export const plansRoutes = defineRoutes([
     access: "person",
     who: "platform admins",
     mutates: true,
-    rawBody: { contentType: "application/json", description: "`{version, …fields}`" },
+    body: updatePlanSchema,
     responses: { 200: { description: "AdminPlanView" } },
     errors: [409],
   },

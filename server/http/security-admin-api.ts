@@ -18,7 +18,11 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireSecurityAdmin } from "../modules/security-admin/security-admin.service.ts";
+import {
+  clearBody,
+  requireSecurityAdmin,
+  sessionsQuery,
+} from "../modules/security-admin/security-admin.service.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { ipOf, personHandler, readJsonObject } from "./toolkit.ts";
@@ -47,13 +51,9 @@ export const securityAdminRoutes = defineRoutes([
     "Security overview (counts, lockouts, MFA adoption, policy, events)",
     "SecurityOverview",
   ),
-  securityRoute(
-    "get",
-    "/api/admin/security/sessions",
-    "Active sessions (`?email=&page=`, 25 a page)",
-    "SessionsPage",
-    { errors: [400] },
-  ),
+  securityRoute("get", "/api/admin/security/sessions", "Active sessions (25 a page)", "SessionsPage", {
+    query: sessionsQuery,
+  }),
   securityRoute("post", "/api/admin/security/sessions/:id/revoke", "End a session", "`{userId}`", noteBody),
   securityRoute(
     "post",
@@ -68,9 +68,7 @@ export const securityAdminRoutes = defineRoutes([
     "/api/admin/security/lockouts/clear",
     "Clear a lockout (`{key, note?}`)",
     "`{key, cleared}`",
-    {
-      rawBody: { contentType: "application/json", description: "`{key, note?}`" },
-    },
+    { body: clearBody },
   ),
   securityRoute(
     "get",

@@ -7,7 +7,7 @@
  */
 import type { Hono } from "hono";
 import { MAX_BODY_BYTES } from "../modules/content/content.schemas.ts";
-import { renderStudioPreview } from "../modules/content/studio-render.ts";
+import { renderInputSchema, renderStudioPreview } from "../modules/content/studio-render.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
@@ -31,10 +31,7 @@ export const studioRenderRoutes = defineRoutes([
     access: "session",
     who: "content writers",
     mutates: true,
-    rawBody: {
-      contentType: "application/json",
-      description: '`{body, format?: "markdown" | "html"}`; the body at most 1 MiB.',
-    },
+    body: renderInputSchema,
     responses: { 200: { description: "`{html, headings: [{id, text, depth}]}`" } },
     errors: [413],
   },
