@@ -18,6 +18,7 @@ import {
   cancelSchema,
   extendSchema,
   grantSchema,
+  listQuerySchema,
   requireSubscriptionsAdmin,
 } from "../modules/billing/billing-admin.ts";
 import type { Runtime } from "../runtime.ts";
@@ -38,13 +39,9 @@ const subscriptionsRoute = routeGroup({
 });
 
 export const adminSubscriptionsRoutes = defineRoutes([
-  subscriptionsRoute(
-    "get",
-    "/api/admin/subscriptions",
-    "Subscriptions (`?tier=&plan=&status=&source=&owner=&q=&endingBefore=&cursor=&limit=`)",
-    "`{items, nextCursor, summary}`",
-    { errors: [400] },
-  ),
+  subscriptionsRoute("get", "/api/admin/subscriptions", "Subscriptions", "`{items, nextCursor, summary}`", {
+    query: listQuerySchema,
+  }),
   subscriptionsRoute("post", "/api/admin/subscriptions", "Grant a subscription", undefined, {
     body: grantSchema,
     responses: { 201: { description: "AdminSubscriptionView" } },

@@ -23,6 +23,7 @@ import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { UsersAdminService } from "../modules/users-admin/users-admin.service.ts";
 import { deleteSchema, groupsSchema } from "../modules/users-admin/users-admin.service.ts";
+import { userListQuerySchema } from "../modules/users-admin/users-admin.types.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
@@ -42,13 +43,9 @@ const usersRoute = routeGroup({
 const noteBody = { rawBody: { contentType: "application/json", description: "`{note?}`" } };
 
 export const adminUsersRoutes = defineRoutes([
-  usersRoute(
-    "get",
-    "/api/admin/users",
-    "Users (`?q=&tier=&group=&status=&organisation=&mfa=&sort=&dir=&page=&limit=`)",
-    "`{items, total, page, pageSize, pages}`",
-    { errors: [400] },
-  ),
+  usersRoute("get", "/api/admin/users", "Users", "`{items, total, page, pageSize, pages}`", {
+    query: userListQuerySchema,
+  }),
   usersRoute("get", "/api/admin/users/:id", "A user's page", "AdminUserDetail"),
   usersRoute(
     "post",

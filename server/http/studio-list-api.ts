@@ -9,6 +9,7 @@
  * included); the operation checks it. Every parameter is validated: 400 naming it.
  */
 import type { Hono } from "hono";
+import { studioListQuerySchema } from "../modules/content/studio-list-query.ts";
 import type { Runtime } from "../runtime.ts";
 import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, fail, handler } from "./toolkit.ts";
@@ -21,8 +22,8 @@ export const studioListRoutes = defineRoutes([
     method: "get",
     path: "/api/studio/content",
     summary: "The studio's management table",
-    description:
-      "`?q=&state=&section=&category=&tier=&type=&author=<userId|me>&sort=updated|title|published|created&dir=desc|asc&limit=25&cursor=`",
+    description: "Every parameter is validated: 400 naming it.",
+    query: studioListQuerySchema,
     tag: "Studio",
     access: "person",
     who: "content writers",
