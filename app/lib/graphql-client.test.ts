@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiVersionDocument, ContentIdBySlugDocument } from "../graphql/operations.generated.ts";
 import {
   describeGraphQLError,
   GraphQLRequestError,
-  graphql,
   graphqlRequest,
   isAbortError,
   retryAfterMs,
@@ -34,10 +34,9 @@ function fakeFetch(replies: Reply[]) {
   });
 }
 
-const VERSION = graphql<{ apiVersion: string }>("{ apiVersion }");
-const BY_SLUG = graphql<{ listContentBySlug: { items: { id: string }[] } }, { slug: string }>(
-  "query ($slug: String!) { listContentBySlug(slug: $slug) { items { id } } }",
-);
+/** Typed documents generated from the schema (app/graphql/operations.graphql). */
+const VERSION = ApiVersionDocument;
+const BY_SLUG = ContentIdBySlugDocument;
 
 /** Runs a request and records how it settles, so tests can move the clock in between. */
 function start<T>(promise: Promise<T>) {

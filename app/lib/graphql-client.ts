@@ -15,8 +15,9 @@
  */
 
 /**
- * A GraphQL document with the types of its result and variables attached (no code generation:
- * the types are written next to the query, see `graphql()`).
+ * A GraphQL document with the types of its result and variables attached. Write operations in
+ * `app/graphql/operations.graphql`: `npm run api:generate` checks them against the schema and
+ * writes their typed documents to `app/graphql/operations.generated.ts` (decision 034).
  */
 export interface TypedDocument<TData, TVars> {
   readonly source: string;

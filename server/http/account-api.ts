@@ -21,6 +21,7 @@ import { rolesFromGroups } from "../../core/index.ts";
 import { registerMfaApi } from "../auth/mfa-api.ts";
 import { type GuardResult, securityLevel } from "../auth/session-guard.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import {
   actorHeaders,
   fail,
@@ -41,6 +42,81 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What the account handlers use. */
 export type AccountApiDeps = Pick<Runtime, "env" | "logger" | "identity" | "authSecurity" | "accounts">;
+
+export const accountRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/account/me",
+    summary: "Who the caller is (user, roles, tier)",
+    tag: "Account",
+    access: "session",
+  },
+  {
+    method: "get",
+    path: "/api/account/security-check",
+    summary: "Check the session (may rotate its token; not counted as activity)",
+    tag: "Account",
+    access: "session",
+    responses: {
+      200: {
+        description: "`{ok: true, level, session: {id, createdAt, expiresAt, lastActiveAt, rotatedAt}}`",
+      },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/account/activity",
+    summary: "Restart the idle clock",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    responses: { 204: { description: "Done." } },
+  },
+  {
+    method: "get",
+    path: "/api/account/sessions",
+    summary: "The caller's sessions",
+    tag: "Account",
+    access: "session",
+    responses: { 200: { description: "`[{id, createdAt, lastActiveAt, ipAddress, userAgent, current}]`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/account/sessions/:id",
+    summary: "End one of the caller's sessions",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    responses: { 204: { description: "Ended." } },
+  },
+  {
+    method: "post",
+    path: "/api/account/sessions/revoke-all",
+    summary: "End every session of the caller (this one included)",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    responses: { 204: { description: "Ended." } },
+  },
+  {
+    method: "get",
+    path: "/api/account/mfa",
+    summary: "Second-factor status",
+    tag: "Account",
+    access: "session",
+  },
+  {
+    method: "post",
+    path: "/api/admin/users/:userId/unlock",
+    summary: "Unlock a locked account",
+    tag: "Admin: users",
+    access: "person",
+    who: "permission user:manage; organisation admins for their members only",
+    mutates: true,
+    body: unlockBody,
+    responses: { 200: { description: "`{ok: true, userId, unlocked}`" } },
+  },
+]);
 
 export function registerAccountApi(app: AnyHono, deps: AccountApiDeps): void {
   const { guard, now } = deps.authSecurity;

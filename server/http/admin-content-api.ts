@@ -23,8 +23,19 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireContentAdmin } from "../modules/content/content-admin.service.ts";
+import {
+  categoryCreateSchema,
+  categoryUpdateSchema,
+  collectionCreateSchema,
+  collectionUpdateSchema,
+  orderSchema,
+  pickerSchema,
+  requireContentAdmin,
+  versionOnlySchema,
+} from "../modules/content/content-admin.service.ts";
 import type { Runtime } from "../runtime.ts";
+import type { ApiRoute } from "./openapi-registry.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -33,6 +44,69 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "contentModels">;
 };
+
+const adminContentRoute = routeGroup({ tag: "Admin: content", access: "person", who: "platform admins" });
+const json = (body: ApiRoute["body"]) => ({ body, errors: [409] });
+
+export const adminContentRoutes = defineRoutes([
+  adminContentRoute("get", "/api/admin/content/featured", "Featured items", "`{version, items}`"),
+  adminContentRoute(
+    "put",
+    "/api/admin/content/featured",
+    "Set the featured items",
+    "`{version, items}`",
+    json(orderSchema),
+  ),
+  adminContentRoute("get", "/api/admin/content/picker", "Find items to pick", "`{items}`", {
+    query: pickerSchema,
+  }),
+  adminContentRoute("get", "/api/admin/content/categories", "Categories", "`{version, items}`"),
+  adminContentRoute("post", "/api/admin/content/categories", "Create a category", undefined, {
+    ...json(categoryCreateSchema),
+    responses: { 201: { description: "The category." } },
+  }),
+  adminContentRoute(
+    "put",
+    "/api/admin/content/categories/order",
+    "Order the categories",
+    "`{version, items}`",
+    json(orderSchema),
+  ),
+  adminContentRoute(
+    "patch",
+    "/api/admin/content/categories/:id",
+    "Change a category",
+    "The category.",
+    json(categoryUpdateSchema),
+  ),
+  adminContentRoute("get", "/api/admin/content/collections", "Collections", "`{items}`"),
+  adminContentRoute("post", "/api/admin/content/collections", "Create a collection", undefined, {
+    ...json(collectionCreateSchema),
+    responses: { 201: { description: "The collection." } },
+  }),
+  adminContentRoute("get", "/api/admin/content/collections/:id", "A collection", "The collection."),
+  adminContentRoute(
+    "patch",
+    "/api/admin/content/collections/:id",
+    "Change a collection",
+    "The collection.",
+    json(collectionUpdateSchema),
+  ),
+  adminContentRoute(
+    "post",
+    "/api/admin/content/collections/:id/hide",
+    "Hide a collection",
+    "The collection.",
+    json(versionOnlySchema),
+  ),
+  adminContentRoute(
+    "post",
+    "/api/admin/content/collections/:id/show",
+    "Show a collection again",
+    "The collection.",
+    json(versionOnlySchema),
+  ),
+]);
 
 export function registerAdminContentApi(app: AnyHono, runtime: Deps): void {
   const admin = () => runtime.services.contentModels.admin;

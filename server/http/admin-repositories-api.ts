@@ -26,6 +26,7 @@ import type { Actor } from "../modules/actor.ts";
 import type { GitHubRepository, RepositoryCategory } from "../modules/repositories/repositories.service.ts";
 import { safeDirectory } from "../modules/repositories/sources/paths.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { fail, handler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -172,6 +173,60 @@ export function syncStatus(row: GitHubRepository): RepositorySyncStatus {
 const toAdmin = (row: GitHubRepository): AdminRepository => ({ ...row, status: syncStatus(row) });
 
 const label = (row: GitHubRepository) => row.displayName ?? row.fullName ?? row.name ?? row.slug;
+
+const repositoriesAdminRoute = routeGroup({
+  tag: "Admin: repositories",
+  access: "session",
+  who: "platform admins",
+});
+
+export const adminRepositoriesRoutes = defineRoutes([
+  repositoriesAdminRoute(
+    "get",
+    "/api/admin/repositories",
+    "Every repository (disabled ones too) and the categories",
+    "`{repositories, categories}`",
+  ),
+  repositoriesAdminRoute("post", "/api/admin/repositories", "Add a repository (local or GitHub)", undefined, {
+    body: AddBody,
+    responses: { 201: { description: "`{repository}`" } },
+    errors: [409],
+  }),
+  repositoriesAdminRoute("patch", "/api/admin/repositories/:id", "Change a repository", "`{repository}`", {
+    body: PatchBody,
+    errors: [409],
+  }),
+  repositoriesAdminRoute(
+    "post",
+    "/api/admin/repositories/:id/sync",
+    "Synchronise a repository now (a failed sync is 200 with `outcome.ok: false`)",
+    "`{outcome, repository}`",
+  ),
+  repositoriesAdminRoute("delete", "/api/admin/repositories/:id", "Remove a repository", undefined, {
+    responses: { 204: { description: "Removed." } },
+  }),
+  repositoriesAdminRoute(
+    "post",
+    "/api/admin/repository-categories",
+    "Create a repository category",
+    undefined,
+    {
+      body: CategoryBody,
+      responses: { 201: { description: "`{category}`" } },
+      errors: [409],
+    },
+  ),
+  repositoriesAdminRoute(
+    "patch",
+    "/api/admin/repository-categories/:id",
+    "Change a repository category",
+    "`{category}`",
+    {
+      body: CategoryPatchBody,
+      errors: [409],
+    },
+  ),
+]);
 
 export function registerAdminRepositoriesApi(
   app: AnyHono,

@@ -14,8 +14,15 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireSubscriptionsAdmin } from "../modules/billing/billing-admin.ts";
+import {
+  cancelSchema,
+  extendSchema,
+  grantSchema,
+  listQuerySchema,
+  requireSubscriptionsAdmin,
+} from "../modules/billing/billing-admin.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -24,6 +31,42 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "billing">;
 };
+
+const subscriptionsRoute = routeGroup({
+  tag: "Admin: subscriptions",
+  access: "person",
+  who: "platform admins",
+});
+
+export const adminSubscriptionsRoutes = defineRoutes([
+  subscriptionsRoute("get", "/api/admin/subscriptions", "Subscriptions", "`{items, nextCursor, summary}`", {
+    query: listQuerySchema,
+  }),
+  subscriptionsRoute("post", "/api/admin/subscriptions", "Grant a subscription", undefined, {
+    body: grantSchema,
+    responses: { 201: { description: "AdminSubscriptionView" } },
+  }),
+  subscriptionsRoute(
+    "post",
+    "/api/admin/subscriptions/:id/extend",
+    "Extend a subscription",
+    "AdminSubscriptionView",
+    {
+      body: extendSchema,
+      errors: [409],
+    },
+  ),
+  subscriptionsRoute(
+    "post",
+    "/api/admin/subscriptions/:id/cancel",
+    "Cancel a subscription",
+    "AdminSubscriptionView",
+    {
+      body: cancelSchema,
+      errors: [409],
+    },
+  ),
+]);
 
 export function registerAdminSubscriptionsApi(app: AnyHono, runtime: Deps): void {
   const billing = () => runtime.services.billing;

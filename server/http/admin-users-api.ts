@@ -22,7 +22,10 @@
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { UsersAdminService } from "../modules/users-admin/users-admin.service.ts";
+import { deleteSchema, groupsSchema } from "../modules/users-admin/users-admin.service.ts";
+import { userListQuerySchema } from "../modules/users-admin/users-admin.types.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -31,6 +34,58 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: { usersAdmin: UsersAdminService };
 };
+
+const usersRoute = routeGroup({
+  tag: "Admin: users",
+  access: "person",
+  who: "platform admins; organisation admins for their own members (others: 404)",
+});
+const noteBody = { rawBody: { contentType: "application/json", description: "`{note?}`" } };
+
+export const adminUsersRoutes = defineRoutes([
+  usersRoute("get", "/api/admin/users", "Users", "`{items, total, page, pageSize, pages}`", {
+    query: userListQuerySchema,
+  }),
+  usersRoute("get", "/api/admin/users/:id", "A user's page", "AdminUserDetail"),
+  usersRoute(
+    "post",
+    "/api/admin/users/:id/groups",
+    "Change a user's groups (`{add?, remove?, note?}`)",
+    "`{groups}`",
+    { body: groupsSchema },
+  ),
+  usersRoute(
+    "post",
+    "/api/admin/users/:id/sessions/revoke-all",
+    "End all of a user's sessions",
+    "`{revoked}`",
+    noteBody,
+  ),
+  usersRoute(
+    "post",
+    "/api/admin/users/:id/sessions/:sessionId/revoke",
+    "End one session",
+    "`{revoked}`",
+    noteBody,
+  ),
+  usersRoute("post", "/api/admin/users/:id/mfa/reset", "Reset a user's second factor", "`{ok}`", noteBody),
+  usersRoute(
+    "post",
+    "/api/admin/users/:id/api-keys/:keyId/revoke",
+    "Revoke a user's API key",
+    "`{ok}`",
+    noteBody,
+  ),
+  usersRoute("post", "/api/admin/users/:id/suspend", "Suspend a user", "`{isActive}`", noteBody),
+  usersRoute("post", "/api/admin/users/:id/reinstate", "Reinstate a user", "`{isActive}`", noteBody),
+  usersRoute(
+    "post",
+    "/api/admin/users/:id/delete",
+    "Delete a user (`{confirm: <the user's e-mail>, note?}`)",
+    "`{deleted}`",
+    { body: deleteSchema },
+  ),
+]);
 
 export function registerAdminUsersApi(app: AnyHono, runtime: Deps): void {
   const users = () => runtime.services.usersAdmin;

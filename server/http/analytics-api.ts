@@ -15,6 +15,7 @@ import type { AnalyticsService } from "../modules/analytics/analytics.service.ts
 import { analyticsCsv } from "../modules/analytics/analytics-csv.ts";
 import { parseAnalyticsRange, parseOverviewPeriod } from "../modules/analytics/analytics-range.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -23,6 +24,32 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: { analytics: AnalyticsService };
 };
+
+const analyticsRoute = routeGroup({
+  tag: "Admin: analytics",
+  access: "person",
+  who: "platform admins",
+  errors: [400],
+});
+
+export const analyticsRoutes = defineRoutes([
+  analyticsRoute(
+    "get",
+    "/api/admin/analytics",
+    "Analytics (`?days=N` or `?from=YYYY-MM-DD&to=YYYY-MM-DD`)",
+    "AnalyticsReport",
+  ),
+  analyticsRoute(
+    "get",
+    "/api/admin/analytics/export",
+    "The daily series as CSV (`…the same…&format=csv`)",
+    undefined,
+    {
+      responses: { 200: { description: "A CSV attachment.", contentType: "text/csv" } },
+    },
+  ),
+  analyticsRoute("get", "/api/admin/overview", "The overview (`?period=7d|30d|90d`)", "OverviewReport"),
+]);
 
 export function registerAnalyticsApi(app: AnyHono, runtime: Deps): void {
   const analytics = () => runtime.services.analytics;

@@ -8,6 +8,7 @@ import type { AppContexts, RequestMeta } from "../../app/lib/context.ts";
 import { CLIENT_IP_HEADER } from "../auth/auth.ts";
 import { normaliseIp } from "../auth/client-ip.ts";
 import { registerGraphQL } from "../graphql/http.ts";
+import { registerSchemaSdl } from "../graphql/sdl.ts";
 import type { Runtime } from "../runtime.ts";
 import { registerAccountApi } from "./account-api.ts";
 import { registerAdminContentApi } from "./admin-content-api.ts";
@@ -38,6 +39,7 @@ import { registerMediaApi } from "./media-api.ts";
 import { registerModerationApi } from "./moderation-api.ts";
 import { registerNotificationsApi } from "./notifications-api.ts";
 import { registerObjectsApi } from "./objects-api.ts";
+import { registerApiReference } from "./openapi.ts";
 import { registerOperationsApi } from "./operations-api.ts";
 import { registerOrgApi } from "./org-api.ts";
 import { answerFromCache, createPageCache, headersOf, type PageCache } from "./page-cache.ts";
@@ -429,6 +431,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerObjectsApi(app, runtime);
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
   registerGraphQL(app, runtime, options.mode, options.apiCache); // POST /graphql (GraphiQL on GET outside production)
+  // The API reference (decision 034): /api/openapi.json and /api/docs (public: routes, never data);
+  // the GraphQL SDL at /graphql/schema.graphql where introspection is on (outside production).
+  registerApiReference(app, { sdlServed: options.mode !== "production" });
+  registerSchemaSdl(app, options.mode);
 
   app.all("/api/*", (c) => fail(c, 404, "NOT_FOUND", `No API at ${c.req.path}`));
 

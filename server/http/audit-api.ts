@@ -17,6 +17,7 @@ import { BadInputError } from "../errors.ts";
 import type { AuditLogItem, AuditLogService } from "../modules/audit/audit-log.service.ts";
 import { parseAuditQuery } from "../modules/audit/audit-log.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -92,6 +93,31 @@ function stream(rows: AsyncIterable<AuditLogItem>, format: "csv" | "json"): Read
     },
   });
 }
+
+const auditRoute = routeGroup({
+  tag: "Admin: audit",
+  access: "person",
+  who: "platform admins",
+  errors: [400],
+});
+
+export const auditRoutes = defineRoutes([
+  auditRoute(
+    "get",
+    "/api/admin/audit",
+    "The audit log (`?q&actor&action&kind&targetType&targetId&from&to&sort&cursor&limit`)",
+    "`{items: AuditLogItem[], nextCursor}`",
+  ),
+  auditRoute(
+    "get",
+    "/api/admin/audit/export",
+    "Export the audit log (`…the same filters…&format=csv|json`, at most 50,000 rows)",
+    undefined,
+    {
+      responses: { 200: { description: "An attachment, streamed.", contentType: "text/csv" } },
+    },
+  ),
+]);
 
 export function registerAuditApi(
   app: AnyHono,

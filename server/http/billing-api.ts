@@ -23,6 +23,8 @@ import type { Context, Hono } from "hono";
 import { PayloadTooLargeError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
+import type { ApiRoute } from "./openapi-registry.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { fail, personHandler, readJsonObject, readLimited, sendError, tooLargeMessage } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -34,6 +36,110 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 type BillingDeps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "billing">;
 };
+
+const billingRoute = (
+  method: "get" | "post",
+  path: string,
+  summary: string,
+  response: string,
+  extra: Partial<ApiRoute> = {},
+): ApiRoute => ({
+  method,
+  path,
+  summary,
+  tag: "Billing",
+  access: "person",
+  mutates: method === "post",
+  responses: { 200: { description: response } },
+  ...extra,
+});
+
+export const billingRoutes = defineRoutes([
+  billingRoute("get", "/api/billing/subscription", "The caller's subscription", "SubscriptionOverview"),
+  billingRoute(
+    "post",
+    "/api/billing/checkout",
+    "Start a checkout (`{planId, interval, seats?, returnTo?}`)",
+    "",
+    {
+      rawBody: { contentType: "application/json", description: "`{planId, interval, seats?, returnTo?}`" },
+      responses: { 201: { description: "CheckoutView" } },
+      errors: [409],
+    },
+  ),
+  billingRoute("get", "/api/billing/checkout/:id", "A checkout of the caller's", "CheckoutView"),
+  billingRoute("post", "/api/billing/checkout/:id/confirm", "Confirm a checkout", "CheckoutView", {
+    errors: [409],
+  }),
+  billingRoute("post", "/api/billing/checkout/:id/cancel", "Cancel a checkout", "CheckoutView", {
+    errors: [409],
+  }),
+  billingRoute(
+    "post",
+    "/api/billing/change",
+    "Change plan (`{planId, interval, seats?, version}`)",
+    "SubscriptionOverview",
+    {
+      rawBody: { contentType: "application/json", description: "`{planId, interval, seats?, version}`" },
+      errors: [409],
+    },
+  ),
+  billingRoute(
+    "post",
+    "/api/billing/cancel",
+    "Cancel at the period's end (`{version}`)",
+    "SubscriptionOverview",
+    {
+      rawBody: { contentType: "application/json", description: "`{version}`" },
+      errors: [409],
+    },
+  ),
+  billingRoute(
+    "post",
+    "/api/billing/resume",
+    "Take back a cancellation (`{version}`)",
+    "SubscriptionOverview",
+    {
+      rawBody: { contentType: "application/json", description: "`{version}`" },
+      errors: [409],
+    },
+  ),
+  billingRoute(
+    "post",
+    "/api/billing/seats",
+    "Change the seats (`{seats, version}`)",
+    "SubscriptionOverview",
+    {
+      who: "organisation admins",
+      rawBody: { contentType: "application/json", description: "`{seats, version}`" },
+      errors: [409],
+    },
+  ),
+  billingRoute(
+    "post",
+    "/api/billing/portal",
+    "A link to the payment provider's portal (`{returnTo?}`)",
+    "`{url}`",
+    {
+      rawBody: { contentType: "application/json", description: "`{returnTo?}`" },
+      errors: [409],
+    },
+  ),
+  billingRoute("get", "/api/billing/invoices", "The caller's invoices", "`{invoices}`"),
+  billingRoute("get", "/api/admin/billing/checkouts", "Checkouts (`?status=`)", "`{checkouts}`", {
+    who: "platform admins",
+  }),
+  billingRoute(
+    "post",
+    "/api/admin/billing/checkouts/:id/approve",
+    "Approve a manual checkout",
+    "CheckoutView",
+    {
+      who: "platform admins",
+      errors: [409],
+    },
+  ),
+]);
 
 export function registerBillingApi(app: AnyHono, runtime: BillingDeps): void {
   const billing = () => runtime.services.billing;

@@ -18,10 +18,59 @@ import type { Actor } from "../modules/actor.ts";
 import { readingPingSchema } from "../modules/dashboard/reading.ts";
 import { contentKeySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { fail, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const bookmarksRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/dashboard",
+    summary: "The reader's dashboard (marks the visit)",
+    tag: "Reading",
+    access: "person",
+  },
+  {
+    method: "get",
+    path: "/api/bookmarks",
+    summary: "Saved items",
+    tag: "Reading",
+    access: "person",
+    responses: { 200: { description: "`{items: [{item: ContentSummary, savedAt}], total}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/bookmarks/:contentId",
+    summary: "Save an item (idempotent)",
+    tag: "Reading",
+    access: "person",
+    mutates: true,
+    params: { contentId: contentKeySchema },
+    responses: { 200: { description: "`{contentId, saved: true}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/bookmarks/:contentId",
+    summary: "Remove a saved item (idempotent)",
+    tag: "Reading",
+    access: "person",
+    mutates: true,
+    params: { contentId: contentKeySchema },
+    responses: { 200: { description: "`{contentId, saved: false}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/reading",
+    summary: "Record reading time (the content page's beacon)",
+    tag: "Reading",
+    access: "person",
+    mutates: true,
+    body: readingPingSchema,
+    responses: { 200: { description: "`{added, today}`: seconds added by this ping and the day's total." } },
+  },
+]);
 
 export function registerBookmarksApi(
   app: AnyHono,

@@ -18,8 +18,11 @@
 import type { Context, Hono } from "hono";
 import { RateLimitedError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
+import { createSchema, listQuerySchema, reportSchema } from "../modules/comments/comment-model.ts";
+import { contentKeySchema } from "../modules/engagement/engagement.schemas.ts";
 import { rateLimitMessage } from "../modules/rate-limits/rate-limits.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { RATE_CALLER, type RateCaller } from "./rate-limit.ts";
 import { actorHeaders, fail, handler, personHandler, readJsonObject } from "./toolkit.ts";
 
@@ -28,6 +31,96 @@ type AnyHono = Hono<any>;
 
 const NOT_A_PERSON =
   "Comments are written by a person: use a signed-in session or an ID token, not an API key or service token.";
+
+export const commentsRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/content/:idOrSlug/comments",
+    summary: "A page of an item's comment threads",
+    tag: "Comments",
+    access: "reader",
+    params: { idOrSlug: contentKeySchema },
+    query: listQuerySchema,
+    responses: { 200: { description: "`{items, total, nextCursor}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/comments/:id/replies",
+    summary: "A page of a comment's replies",
+    tag: "Comments",
+    access: "reader",
+    query: listQuerySchema.omit({ sort: true }),
+    responses: { 200: { description: "`{items, nextCursor}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/content/:idOrSlug/comments",
+    summary: "Comment on an item, or reply (`parentCommentId`)",
+    description:
+      "Charged to the caller's per-minute comment limit. A repeated `requestKey` answers the first comment (200) instead of a second one.",
+    tag: "Comments",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    body: createSchema,
+    responses: {
+      201: { description: "`{comment}`: created." },
+      200: { description: "`{comment}`: the comment of a repeated `requestKey`." },
+    },
+  },
+  {
+    method: "patch",
+    path: "/api/comments/:id",
+    summary: "Edit a comment (`{body}`)",
+    tag: "Comments",
+    access: "person",
+    who: "the comment's author",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{body}`" },
+    responses: { 200: { description: "`{comment}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/comments/:id",
+    summary: "Delete a comment (a tombstone stays when it has replies)",
+    tag: "Comments",
+    access: "person",
+    who: "the comment's author, or a moderator",
+    mutates: true,
+    responses: { 200: { description: "`{id, tombstone}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/comments/:id/like",
+    summary: "Like a comment",
+    tag: "Comments",
+    access: "person",
+    mutates: true,
+    responses: { 200: { description: "`{liked, likeCount}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/comments/:id/like",
+    summary: "Take back a like",
+    tag: "Comments",
+    access: "person",
+    mutates: true,
+    responses: { 200: { description: "`{liked, likeCount}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/comments/:id/reports",
+    summary: "Report a comment",
+    tag: "Comments",
+    access: "person",
+    mutates: true,
+    body: reportSchema,
+    responses: {
+      201: { description: "`{reported}`: reported." },
+      200: { description: "`{reported}`: already reported by this person." },
+    },
+  },
+]);
 
 export function registerCommentsApi(
   app: AnyHono,

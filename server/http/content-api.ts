@@ -7,9 +7,13 @@ import { type Actor, hasReadScope } from "../modules/actor.ts";
 import { type BodyLinkIssuer, readableBodyLink } from "../modules/content/body-links.ts";
 import type { ContentSummary } from "../modules/content/content.types.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { errorResponse, fail, sendError } from "./toolkit.ts";
 
-const ListQuery = z
+/** An id or slug in a path. */
+export const contentIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "expected an id or slug");
+
+export const ListQuery = z
   .object({
     section: z.string().max(100).optional(),
     category: z.string().max(100).optional(),
@@ -114,6 +118,43 @@ export const invalidQuery = (error: z.ZodError) =>
     message: (field, problem) => `Invalid ${field}: ${problem}`,
     unknownKey: (keys) => `unknown parameter ${keys.join(", ")}`,
   });
+
+/** The routes below, as the API reference documents them (`openapi-registry.ts`). */
+export const contentRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/content",
+    summary: "List published content",
+    description:
+      "Newest first, one page at a time (`nextCursor`). Items the caller may not read carry their metadata and excerpt only; readable items carry `presignedUrl`/`url`, a link to the body valid for an hour.",
+    tag: "Content",
+    access: "reader",
+    query: ListQuery,
+    responses: { 200: { description: "`{items: ContentItem[], nextCursor: string | null}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/content/:idOrSlug",
+    summary: "One content item by id or slug",
+    tag: "Content",
+    access: "reader",
+    params: { idOrSlug: contentIdSchema },
+    responses: { 200: { description: "The ContentItem (with `presignedUrl`/`url` when readable)." } },
+  },
+  {
+    method: "get",
+    path: "/api/content/:id/body",
+    summary: "A content item's body (the link from presignedUrl/url)",
+    description:
+      "Checked when used: the signature and expiry, then the credential the link was issued to must still be live and may still read the item.",
+    tag: "Content",
+    access: "signed-link",
+    params: { id: contentIdSchema },
+    responses: {
+      200: { description: "The body, in its own media type (Markdown, HTML …).", contentType: "text/plain" },
+    },
+  },
+]);
 
 /** REST content API: thin handlers over the content service, which applies access. */
 export function registerContentApi(

@@ -16,7 +16,10 @@
  */
 import type { Context, Hono } from "hono";
 import { MAX_BODY_BYTES } from "../modules/content/content.schemas.ts";
+import { transitionSchema } from "../modules/content/content-studio.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { contentIdSchema } from "./content-api.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { fail, readJsonObject } from "./toolkit.ts";
 
@@ -26,6 +29,114 @@ type AnyHono = Hono<any>;
 /** A save carries the body (≤ 1 MiB) and the metadata fields around it. */
 const SAVE_BODY_LIMIT = MAX_BODY_BYTES + 256 * 1024;
 const ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+export const contentWriteRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/content",
+    summary: "Create a draft",
+    description: "`{title, slug, …fields, body?}` (the body at most 1 MiB) → 201 `{item}`.",
+    tag: "Content writing",
+    access: "session",
+    who: "content writers",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{title, slug, …fields, body?}`" },
+    responses: { 201: { description: "`{item}`: the new draft." } },
+    errors: [409],
+  },
+  {
+    method: "patch",
+    path: "/api/content/:id",
+    summary: "Save an item",
+    description: "`{version, …fields, body?}` → `{item}`; a stale `version` answers 409 STALE_VERSION.",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    mutates: true,
+    params: { id: contentIdSchema },
+    rawBody: { contentType: "application/json", description: "`{version, …fields, body?}`" },
+    responses: { 200: { description: "`{item}`" } },
+    errors: [409],
+  },
+  {
+    method: "delete",
+    path: "/api/content/:id",
+    summary: "Delete an item (`?version=N`)",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    mutates: true,
+    params: { id: contentIdSchema },
+    responses: { 200: { description: "`{item}`" } },
+    errors: [409],
+  },
+  {
+    method: "post",
+    path: "/api/content/:id/transitions",
+    summary: "Move an item through the workflow (submit, approve, publish, schedule …)",
+    tag: "Content writing",
+    access: "session",
+    who: "writers; reviewers and publishers for their steps",
+    mutates: true,
+    params: { id: contentIdSchema },
+    body: transitionSchema,
+    responses: { 200: { description: "`{item, event}`" } },
+    errors: [409],
+  },
+  {
+    method: "get",
+    path: "/api/content/:id/history",
+    summary: "The item's workflow events (newest first)",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    params: { id: contentIdSchema },
+    responses: { 200: { description: "`{events}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/content/:id/versions",
+    summary: "The item's saved versions (newest first)",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    params: { id: contentIdSchema },
+    responses: { 200: { description: "`{versions}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/content/:id/versions/:n",
+    summary: "One saved version",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    params: { id: contentIdSchema },
+    responses: { 200: { description: "`{version, snapshot}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/content/:id/diff",
+    summary: "The changes between two versions (`?from=N&to=M|current`)",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    params: { id: contentIdSchema },
+    responses: { 200: { description: "`{from, to, fields, body}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/content/:id/restore",
+    summary: "Restore an earlier version (`{from, version}`)",
+    tag: "Content writing",
+    access: "session",
+    who: "the item's writers",
+    mutates: true,
+    params: { id: contentIdSchema },
+    rawBody: { contentType: "application/json", description: "`{from, version}`" },
+    responses: { 200: { description: "`{item}`" } },
+    errors: [409],
+  },
+]);
 
 export function registerContentWriteApi(
   app: AnyHono,

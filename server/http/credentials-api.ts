@@ -38,6 +38,7 @@ import {
 } from "../errors.ts";
 import type { Runtime } from "../runtime.ts";
 import { credentialAdminChecks } from "./credential-admin.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import {
   actorHeaders,
   fail,
@@ -102,6 +103,102 @@ export type CredentialsApiDeps = Pick<
   Runtime,
   "env" | "logger" | "identity" | "authSecurity" | "tokens" | "apiKeys" | "serviceCredentials" | "accounts"
 >;
+
+export const credentialsRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/account/token",
+    summary: "Issue an ID token for the signed-in session",
+    description: "The token is bound to this sign-in and checked against it on every use.",
+    tag: "Credentials",
+    access: "session",
+    mutates: true,
+    responses: { 200: { description: '`{idToken, tokenType: "Bearer", expiresAt}`' } },
+  },
+  {
+    method: "get",
+    path: "/api/auth/jwks",
+    summary: "The ID tokens' public keys (also at /.well-known/jwks.json)",
+    tag: "Credentials",
+    access: "public",
+    responses: { 200: { description: "`{keys: [...]}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/account/api-keys",
+    summary: "The caller's API keys",
+    tag: "Credentials",
+    access: "person",
+    responses: {
+      200: { description: "`[{id, name, prefix, scopes, createdAt, expiresAt, lastUsedAt, …}]`" },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/account/api-keys",
+    summary: "Create an API key (shown once)",
+    tag: "Credentials",
+    access: "person",
+    mutates: true,
+    body: CreateApiKey,
+    responses: { 201: { description: "`{id, key, …}`: the key is in this answer only." } },
+    errors: [409],
+  },
+  {
+    method: "delete",
+    path: "/api/account/api-keys/:id",
+    summary: "Revoke one of the caller's API keys",
+    tag: "Credentials",
+    access: "person",
+    mutates: true,
+    responses: { 204: { description: "Revoked." } },
+  },
+  {
+    method: "get",
+    path: "/api/admin/service-credentials",
+    summary: "Service credentials",
+    tag: "Credentials",
+    access: "person",
+    who: "platform administrators (admin:read)",
+  },
+  {
+    method: "post",
+    path: "/api/admin/service-credentials",
+    summary: "Create a service credential (the secret is shown once)",
+    tag: "Credentials",
+    access: "person",
+    who: "platform administrators (admin:write)",
+    mutates: true,
+    body: CreateServiceCredential,
+    responses: { 201: { description: "`{id, clientId, clientSecret, …}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/admin/service-credentials/:id",
+    summary: "Revoke a service credential",
+    tag: "Credentials",
+    access: "person",
+    who: "platform administrators (admin:write)",
+    mutates: true,
+    responses: { 204: { description: "Revoked." } },
+  },
+  {
+    method: "post",
+    path: "/api/auth/service-token",
+    summary: "Exchange a service credential for a service token (client_credentials)",
+    description:
+      'JSON or form body `{grant_type: "client_credentials", client_id, client_secret, scope?}`, or HTTP Basic.',
+    tag: "Credentials",
+    access: "service-secret",
+    rawBody: {
+      contentType: "application/x-www-form-urlencoded",
+      description:
+        "`grant_type=client_credentials&client_id=…&client_secret=…&scope=…` (JSON also accepted).",
+    },
+    responses: { 200: { description: '`{access_token, token_type: "Bearer", expires_in, scope}`' } },
+    errors: [401],
+  },
+]);
 
 export function registerCredentialsApi(app: AnyHono, deps: CredentialsApiDeps): void {
   const { guard } = deps.authSecurity;

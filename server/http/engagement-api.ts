@@ -23,6 +23,7 @@ import { badInputFromZod } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import { contentKeySchema, shareBodySchema } from "../modules/engagement/engagement.schemas.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { fail, ipOf, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -43,6 +44,79 @@ const invalidBody = (error: z.ZodError) =>
 
 /** Path parameters that must be ids or slugs. */
 const KEY_PARAMS = ["idOrSlug", "lessonId"] as const;
+
+export const engagementRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/content/:idOrSlug/view",
+    summary: "Count a view (the content page's beacon; bots are not counted)",
+    tag: "Engagement",
+    access: "reader",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`{counted}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/content/:idOrSlug/like",
+    summary: "Like an item (idempotent)",
+    tag: "Engagement",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`{liked, likeCount}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/content/:idOrSlug/like",
+    summary: "Take back a like (idempotent)",
+    tag: "Engagement",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`{liked, likeCount}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/content/:idOrSlug/share",
+    summary: "Count a share",
+    tag: "Engagement",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    body: shareBodySchema,
+    responses: { 200: { description: "`{shareCount}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/courses/:idOrSlug/progress",
+    summary: "The reader's progress in a course",
+    tag: "Engagement",
+    access: "person",
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`{completedLessonIds, total, percent, completedAt?, …}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/courses/:idOrSlug/progress/:lessonId",
+    summary: "Mark a lesson complete",
+    tag: "Engagement",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema, lessonId: contentKeySchema },
+    responses: { 200: { description: "The progress." } },
+  },
+  {
+    method: "delete",
+    path: "/api/courses/:idOrSlug/progress/:lessonId",
+    summary: "Unmark a lesson",
+    tag: "Engagement",
+    access: "person",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema, lessonId: contentKeySchema },
+    responses: { 200: { description: "The progress." } },
+  },
+]);
 
 export function registerEngagementApi(
   app: AnyHono,

@@ -14,12 +14,18 @@
  * are refused (403). Errors: the REST envelope `{error: {code, message, field?}}`.
  */
 import type { Context, Hono } from "hono";
+import { z } from "zod";
 import { BadInputError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import { contentKeySchema } from "../modules/engagement/engagement.schemas.ts";
 import { certificatePdf } from "../modules/learning/certificate-pdf.ts";
-import { reportRangeSchema } from "../modules/learning/learning.schemas.ts";
+import {
+  certificateIdSchema,
+  courseRuleBodySchema,
+  reportRangeSchema,
+} from "../modules/learning/learning.schemas.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { fail, handler, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -37,6 +43,79 @@ function rangeOf(c: Context) {
   }
   return parsed.data;
 }
+
+const rangeQuery = z.object({ range: reportRangeSchema });
+
+export const learningRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/courses/:idOrSlug/completion-rule",
+    summary: "A course's completion rule",
+    tag: "Learning",
+    access: "person",
+    who: "content writers",
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`{minLessonsPercent, minSeconds, custom, …}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/courses/:idOrSlug/completion-rule",
+    summary: "Set a course's completion rule",
+    tag: "Learning",
+    access: "person",
+    who: "content writers",
+    mutates: true,
+    params: { idOrSlug: contentKeySchema },
+    body: courseRuleBodySchema,
+    responses: { 200: { description: "The rule." } },
+  },
+  {
+    method: "get",
+    path: "/api/certificates/:id",
+    summary: "Verify a certificate",
+    tag: "Learning",
+    access: "public",
+    params: { id: certificateIdSchema },
+    responses: { 200: { description: "`{status, recipientName, courseTitle, …}`" } },
+    errors: [400, 404],
+  },
+  {
+    method: "get",
+    path: "/api/certificates/:id/pdf",
+    summary: "A certificate as a PDF",
+    tag: "Learning",
+    access: "public",
+    params: { id: certificateIdSchema },
+    responses: { 200: { description: "The PDF.", contentType: "application/pdf" } },
+    errors: [400, 404],
+  },
+  {
+    method: "get",
+    path: "/api/me/certificates",
+    summary: "The reader's certificates and courses in progress",
+    tag: "Learning",
+    access: "person",
+  },
+  {
+    method: "get",
+    path: "/api/reports/reading",
+    summary: "The reader's reading report",
+    tag: "Learning",
+    access: "person",
+    who: "readers on Basic and up",
+    query: rangeQuery,
+  },
+  {
+    method: "get",
+    path: "/api/reports/reading.csv",
+    summary: "The reading report as CSV (one row per day and item)",
+    tag: "Learning",
+    access: "person",
+    who: "readers on Basic and up",
+    query: rangeQuery,
+    responses: { 200: { description: "CSV.", contentType: "text/csv" } },
+  },
+]);
 
 export function registerLearningApi(
   app: AnyHono,

@@ -14,7 +14,9 @@
  * Uploads and edits are for signed-in content writers (sessions; this app's pages only).
  */
 import type { Hono } from "hono";
+import { altSchema, libraryQuerySchema } from "../modules/media/media.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { fail, handler, readJsonObject } from "./toolkit.ts";
 
@@ -23,6 +25,65 @@ type AnyHono = Hono<any>;
 
 /** How long a browser or proxy may reuse the redirect (well inside the link's lifetime). */
 const FILE_REDIRECT_CACHE_S = 300;
+
+export const mediaRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/media",
+    summary: "Upload a file (raw body, streamed)",
+    description:
+      "Content-Type image/png, image/jpeg, image/webp, image/gif, video/mp4, video/webm or text/vtt; `X-File-Name` (percent-encoded); `?alt=` is required for images. 415 when the type is not accepted or the bytes are something else, 413 past the kind's limit.",
+    tag: "Media",
+    access: "session",
+    who: "content writers",
+    mutates: true,
+    rawBody: {
+      contentType: "application/octet-stream",
+      description: "The file's bytes, with its own Content-Type.",
+    },
+    responses: { 201: { description: "`{media}`" } },
+    errors: [413, 415],
+  },
+  {
+    method: "get",
+    path: "/api/media",
+    summary: "The media library",
+    query: libraryQuerySchema,
+    tag: "Media",
+    access: "session",
+    who: "content writers",
+    responses: { 200: { description: "`{items, nextCursor}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/media/:id",
+    summary: "One media item",
+    tag: "Media",
+    access: "session",
+    who: "content writers",
+    responses: { 200: { description: "`{media}`" } },
+  },
+  {
+    method: "patch",
+    path: "/api/media/:id",
+    summary: "Change a media item's alt text (`{alt}`)",
+    tag: "Media",
+    access: "session",
+    who: "content writers",
+    mutates: true,
+    body: altSchema,
+    responses: { 200: { description: "`{media}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/media/:id/file",
+    summary: "The file (a redirect to a short-lived signed link; media are public by id)",
+    tag: "Media",
+    access: "public",
+    responses: { 302: { description: "To the signed link.", contentType: "text/plain" } },
+    errors: [404],
+  },
+]);
 
 export function registerMediaApi(
   app: AnyHono,

@@ -17,8 +17,14 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
+import {
+  actionInputSchema,
+  queueQuerySchema,
+  restrictInputSchema,
+} from "../modules/moderation/moderation.schemas.ts";
 import type { ModerationService } from "../modules/moderation/moderation.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -27,6 +33,41 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: { moderation: ModerationService };
 };
+
+const moderationRoute = routeGroup({
+  tag: "Moderation",
+  access: "person",
+  who: "content managers, platform admins, the owner",
+});
+
+export const moderationRoutes = defineRoutes([
+  moderationRoute(
+    "get",
+    "/api/moderation/summary",
+    "Queue sizes",
+    "`{reported, pending, hidden, restricted, review}`",
+  ),
+  moderationRoute("get", "/api/moderation/comments", "A moderation queue", "`{queue, items, nextCursor}`", {
+    query: queueQuerySchema,
+  }),
+  moderationRoute(
+    "post",
+    "/api/moderation/comments/actions",
+    "Approve, hide, remove or dismiss comments (`{action, ids[], reason?}`)",
+    "`{action, results, done, changed}`",
+    { body: actionInputSchema },
+  ),
+  moderationRoute("get", "/api/moderation/restrictions", "Muted and banned people", "`{items}`"),
+  moderationRoute(
+    "post",
+    "/api/moderation/restrictions",
+    "Mute or ban someone (`{userId, kind, duration?, reason?, hideComments?}`)",
+    "`{restriction, hidden}`",
+    { body: restrictInputSchema },
+  ),
+  moderationRoute("delete", "/api/moderation/restrictions/:userId", "Lift a restriction", "`{lifted: true}`"),
+  moderationRoute("get", "/api/moderation/review", "Content waiting in review", "`{items, total}`"),
+]);
 
 export function registerModerationApi(app: AnyHono, runtime: Deps): void {
   const moderation = () => runtime.services.moderation;

@@ -14,7 +14,9 @@
  * tokens are refused (403); cookie writes need this site's Origin.
  */
 import type { Context, Hono } from "hono";
+import { preferencesPatchSchema, sectionSchema } from "../modules/notifications/notifications.schemas.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import {
   FOREIGN_ORIGIN_MESSAGE,
   fail,
@@ -30,6 +32,55 @@ type AnyHono = Hono<any>;
 const NOT_A_PERSON =
   "Notification settings belong to a person: API keys and service tokens cannot change them.";
 const SIGN_IN = "Sign in to manage your e-mail notifications.";
+
+export const notificationsRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/me/notifications",
+    summary: "E-mail notification preferences",
+    tag: "Notifications",
+    access: "person",
+    responses: { 200: { description: "`{preferences: {replies, followed_sections, weekly_digest}}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/me/notifications",
+    summary: "Change notification preferences",
+    tag: "Notifications",
+    access: "person",
+    mutates: true,
+    body: preferencesPatchSchema,
+    responses: { 200: { description: "`{preferences}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/me/follows",
+    summary: "Followed sections",
+    tag: "Notifications",
+    access: "person",
+    responses: { 200: { description: "`{follows: [{section, createdAt}]}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/me/follows/:section",
+    summary: "Follow a section (idempotent)",
+    tag: "Notifications",
+    access: "person",
+    mutates: true,
+    params: { section: sectionSchema },
+    responses: { 200: { description: "`{follows}`" } },
+  },
+  {
+    method: "delete",
+    path: "/api/me/follows/:section",
+    summary: "Stop following a section (idempotent)",
+    tag: "Notifications",
+    access: "person",
+    mutates: true,
+    params: { section: sectionSchema },
+    responses: { 200: { description: "`{follows}`" } },
+  },
+]);
 
 export function registerNotificationsApi(
   app: AnyHono,

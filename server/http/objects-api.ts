@@ -3,6 +3,7 @@ import type { Runtime } from "../runtime.ts";
 import { LocalObjectStore } from "../storage/local-store.ts";
 import { assertValidKey, isValidContentType } from "../storage/object-store.ts";
 import { keyFromObjectsPath, OBJECTS_PATH } from "../storage/url-signer.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { errorResponse, readLimited } from "./toolkit.ts";
 
 /** Largest body a presigned PUT link accepts. */
@@ -75,6 +76,33 @@ export function byteRange(
 
 const error = (status: 400 | 403 | 404 | 405 | 413, code: string, message: string): Response =>
   errorResponse(status, code, message, { headers: { "x-content-type-options": "nosniff" } });
+
+export const objectsRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/objects/*",
+    summary: "A stored object behind a signed link (`?exp=&sig=`; Range supported)",
+    description:
+      "Links come from the API (local storage only; with S3 the links point at S3 and this path answers 404).",
+    tag: "Objects",
+    access: "signed-link",
+    responses: {
+      200: { description: "The object.", contentType: "application/octet-stream" },
+      206: { description: "The requested range.", contentType: "application/octet-stream" },
+    },
+    errors: [404, 416],
+  },
+  {
+    method: "put",
+    path: "/api/objects/*",
+    summary: "Upload to a signed upload link (up to 25 MiB)",
+    tag: "Objects",
+    access: "signed-link",
+    rawBody: { contentType: "application/octet-stream", description: "The object's bytes." },
+    responses: { 200: { description: "Stored." } },
+    errors: [404, 413],
+  },
+]);
 
 /**
  * The local store's signed links: `/api/objects/<key>?exp=<epoch s>&sig=<base64url>` for GET and

@@ -17,6 +17,7 @@ import { Readable } from "node:stream";
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { ipOf, personHandler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -25,6 +26,44 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & {
   services: Pick<Runtime["services"], "operations">;
 };
+
+const operationsRoute = routeGroup({ tag: "Admin: operations", access: "person", who: "the platform owner" });
+
+export const operationsRoutes = defineRoutes([
+  operationsRoute(
+    "get",
+    "/api/admin/operations/infrastructure",
+    "Processes, latency and jobs",
+    "InfrastructureView",
+  ),
+  operationsRoute(
+    "get",
+    "/api/admin/operations/database",
+    "Migrations, tables, the last check",
+    "DatabaseView",
+  ),
+  operationsRoute(
+    "post",
+    "/api/admin/operations/database/integrity-check",
+    "Run an integrity check (audited)",
+    "IntegrityResult",
+  ),
+  operationsRoute(
+    "post",
+    "/api/admin/operations/database/backup",
+    "Back up the database (audited)",
+    undefined,
+    {
+      responses: {
+        200: {
+          description:
+            'SQLite: the backup file as a download. PostgreSQL: `{kind: "pg_dump", command, restore, notes}` (no dump is made).',
+          contentType: "application/octet-stream",
+        },
+      },
+    },
+  ),
+]);
 
 export function registerOperationsApi(app: AnyHono, runtime: Deps): void {
   const ops = () => runtime.services.operations;

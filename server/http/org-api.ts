@@ -21,6 +21,7 @@
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import {
   actorHeaders,
   fail,
@@ -47,6 +48,118 @@ export function userHandler(deps: UserHandlerDeps) {
   return (fn: (c: Context, actor: Actor) => Promise<Response>, opts: { mutates?: boolean } = {}) =>
     handler(deps, async (c) => fn(c, await actorOf(c)), opts);
 }
+
+export const orgRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/org",
+    summary: "Create an organisation (`{name, domain?}`); the caller becomes its admin",
+    tag: "Organisations",
+    access: "person",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{name, domain?}`" },
+    responses: { 201: { description: "`{organization}`" } },
+    errors: [409],
+  },
+  {
+    method: "get",
+    path: "/api/orgs/mine",
+    summary: "The caller's organisation",
+    tag: "Organisations",
+    access: "session",
+    responses: { 200: { description: "`{organization}`" } },
+    errors: [404],
+  },
+  {
+    method: "get",
+    path: "/api/orgs/:slug",
+    summary: "An organisation",
+    tag: "Organisations",
+    access: "session",
+    who: "its members, or platform admins",
+    responses: { 200: { description: "`{organization}`" } },
+  },
+  {
+    method: "patch",
+    path: "/api/orgs/:slug",
+    summary: "Change an organisation (`{name, domain?}`)",
+    tag: "Organisations",
+    access: "session",
+    who: "the organisation's admins",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{name, domain?}`" },
+    responses: { 200: { description: "`{organization}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/orgs/:slug/members",
+    summary: "Members and pending invitations",
+    tag: "Organisations",
+    access: "session",
+    who: "the organisation's admins, or platform admins",
+    responses: { 200: { description: "`{members, invitations}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/orgs/:slug/invitations",
+    summary: "Invite someone (`{email, role?}`)",
+    tag: "Organisations",
+    access: "session",
+    who: "the organisation's admins",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{email, role?}`" },
+    responses: { 201: { description: "`{invitation}`" } },
+    errors: [409],
+  },
+  {
+    method: "delete",
+    path: "/api/orgs/:slug/invitations/:id",
+    summary: "Withdraw a pending invitation",
+    tag: "Organisations",
+    access: "session",
+    who: "the organisation's admins",
+    mutates: true,
+    responses: { 204: { description: "Withdrawn." } },
+  },
+  {
+    method: "delete",
+    path: "/api/orgs/:slug/members/:userId",
+    summary: "Remove a member (never the last admin)",
+    tag: "Organisations",
+    access: "session",
+    who: "the organisation's admins",
+    mutates: true,
+    responses: { 204: { description: "Removed." } },
+    errors: [409],
+  },
+  {
+    method: "get",
+    path: "/api/account/invitations",
+    summary: "Pending invitations for the caller's e-mail",
+    tag: "Organisations",
+    access: "session",
+    responses: { 200: { description: "`{invitations}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/account/invitations/preview",
+    summary: "What an invitation link offers (`?token=`)",
+    tag: "Organisations",
+    access: "session",
+    responses: { 200: { description: "`{organizationName, role, expiresAt, state}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/account/invitations/accept",
+    summary: "Accept an invitation (`{token}`)",
+    tag: "Organisations",
+    access: "session",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{token}`" },
+    responses: { 200: { description: "`{organization, role}`" } },
+    errors: [409],
+  },
+]);
 
 export function registerOrgApi(
   app: AnyHono,

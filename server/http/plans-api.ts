@@ -17,12 +17,90 @@
 import type { Context, Hono } from "hono";
 import { UnauthenticatedError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
-import { requirePlansAdmin } from "../modules/billing/plans.service.ts";
+import {
+  createSchema as createPlanSchema,
+  requirePlansAdmin,
+  updateSchema as updatePlanSchema,
+} from "../modules/billing/plans.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, handler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const plansRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/plans",
+    summary: "The offered plans, in order",
+    tag: "Plans",
+    access: "public",
+    responses: { 200: { description: "`{plans: PlanView[]}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/plans/unlocks",
+    summary: "What each individual plan opens",
+    tag: "Plans",
+    access: "public",
+    responses: { 200: { description: "`{unlocks: PlanUnlocks[]}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/admin/plans",
+    summary: "Every plan, archived ones too",
+    tag: "Plans",
+    access: "person",
+    who: "platform admins",
+    responses: { 200: { description: "`{plans: AdminPlanView[]}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/admin/plans",
+    summary: "Create a plan",
+    tag: "Plans",
+    access: "person",
+    who: "platform admins",
+    mutates: true,
+    body: createPlanSchema,
+    responses: { 201: { description: "AdminPlanView" } },
+    errors: [409],
+  },
+  {
+    method: "patch",
+    path: "/api/admin/plans/:id",
+    summary: "Change a plan (`{version, …fields}`)",
+    tag: "Plans",
+    access: "person",
+    who: "platform admins",
+    mutates: true,
+    body: updatePlanSchema,
+    responses: { 200: { description: "AdminPlanView" } },
+    errors: [409],
+  },
+  {
+    method: "delete",
+    path: "/api/admin/plans/:id",
+    summary: "Archive a plan (never the free plan)",
+    tag: "Plans",
+    access: "person",
+    who: "platform admins",
+    mutates: true,
+    responses: { 200: { description: "AdminPlanView (archived)" } },
+    errors: [409],
+  },
+  {
+    method: "post",
+    path: "/api/admin/plans/:id/restore",
+    summary: "Offer an archived plan again",
+    tag: "Plans",
+    access: "person",
+    who: "platform admins",
+    mutates: true,
+    responses: { 200: { description: "AdminPlanView" } },
+  },
+]);
 
 export function registerPlansApi(
   app: AnyHono,

@@ -18,11 +18,99 @@
 import type { Hono } from "hono";
 import { AVATAR_MAX_BYTES } from "../modules/users/profile-image.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { fail, ipOf, readJsonObject, readLimited } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const profileRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/account/profile",
+    summary: "The caller's profile",
+    tag: "Account",
+    access: "session",
+    responses: { 200: { description: "`{profile}`" } },
+  },
+  {
+    method: "patch",
+    path: "/api/account/profile",
+    summary: "Change the profile (`{displayName?, bio?}`)",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    rawBody: {
+      contentType: "application/json",
+      description: "`{displayName?, bio?}`; other fields are refused (400).",
+    },
+    responses: { 200: { description: "`{profile}`" } },
+  },
+  {
+    method: "put",
+    path: "/api/profile/avatar",
+    summary: "Upload the avatar (raw image bytes, at most 2 MiB)",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    rawBody: {
+      contentType: "application/octet-stream",
+      description: "A PNG, JPEG or WebP image (type read from the bytes).",
+    },
+    responses: { 200: { description: "`{profile}`" } },
+    errors: [413, 415],
+  },
+  {
+    method: "post",
+    path: "/api/profile/avatar",
+    summary: "Upload the avatar (as PUT)",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    rawBody: {
+      contentType: "application/octet-stream",
+      description: "A PNG, JPEG or WebP image (type read from the bytes).",
+    },
+    responses: { 200: { description: "`{profile}`" } },
+    errors: [413, 415],
+  },
+  {
+    method: "delete",
+    path: "/api/profile/avatar",
+    summary: "Remove the avatar",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    responses: { 200: { description: "`{profile}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/account/avatar/:userId",
+    summary: "A user's avatar image",
+    tag: "Account",
+    access: "session",
+    responses: { 200: { description: "The image.", contentType: "image/*" } },
+  },
+  {
+    method: "get",
+    path: "/api/account/export",
+    summary: "Export the caller's data (a JSON attachment; no secrets)",
+    tag: "Account",
+    access: "session",
+  },
+  {
+    method: "post",
+    path: "/api/account/delete",
+    summary: 'Delete the account (`{password, confirm: "DELETE"}`)',
+    description: "Needs a sign-in of the last 15 minutes (else 403 SESSION_NOT_FRESH). Clears the cookie.",
+    tag: "Account",
+    access: "session",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: '`{password, confirm: "DELETE"}`' },
+    responses: { 204: { description: "Deleted." } },
+  },
+]);
 
 export function registerProfileApi(
   app: AnyHono,

@@ -7,6 +7,7 @@
  */
 import type { Hono } from "hono";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { fail } from "./toolkit.ts";
 
 const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/x-icon"]);
@@ -29,6 +30,20 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
+
+export const repositoriesRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/repositories/:slug/raw",
+    summary: "A repository file's bytes (`?branch=&path=&download=1`)",
+    description:
+      "Text as text/plain, raster images with their own type, anything else as an attachment; nosniff and a sandboxing CSP.",
+    tag: "Repositories",
+    access: "reader",
+    scopes: ["repositories:read"],
+    responses: { 200: { description: "The file.", contentType: "application/octet-stream" } },
+  },
+]);
 
 export function registerRepositoriesApi(
   app: Hono<{ Variables: { nonce: string; clientIp: string } }>,

@@ -4,9 +4,10 @@ import { SEARCH_MAX_LIMIT } from "../modules/search/search.service.ts";
 import { MAX_QUERY_LENGTH } from "../modules/search/search-query.ts";
 import type { Runtime } from "../runtime.ts";
 import { contentReader, invalidQuery } from "./content-api.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { sendError } from "./toolkit.ts";
 
-const SearchQuery = z
+export const SearchQuery = z
   .object({
     q: z
       .string({ message: "expected a search term" })
@@ -23,6 +24,20 @@ const SearchQuery = z
     cursor: z.string().max(500, "expected at most 500 characters").optional(),
   })
   .strict();
+
+export const searchRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/search",
+    summary: "Search content",
+    description:
+      "Locked items match on their metadata only and carry their excerpt as the snippet. `nextCursor` pages on.",
+    tag: "Search",
+    access: "reader",
+    query: SearchQuery,
+    responses: { 200: { description: "`{query, items, total, nextCursor}`" } },
+  },
+]);
 
 /**
  * `GET /api/search?q=&section=&limit=&cursor=` → `{query, items, total, nextCursor}`: a thin handler

@@ -18,8 +18,13 @@
  */
 import type { Context, Hono } from "hono";
 import type { Actor } from "../modules/actor.ts";
-import { requireSecurityAdmin } from "../modules/security-admin/security-admin.service.ts";
+import {
+  clearBody,
+  requireSecurityAdmin,
+  sessionsQuery,
+} from "../modules/security-admin/security-admin.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { ipOf, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -35,6 +40,49 @@ async function optionalBody(c: Context): Promise<Record<string, unknown>> {
   if (length === "0" || (!c.req.raw.body && length === undefined)) return {};
   return readJsonObject(c);
 }
+
+const securityRoute = routeGroup({ tag: "Admin: security", access: "person", who: "the platform owner" });
+const noteBody = { rawBody: { contentType: "application/json", description: "`{note?}`" } };
+
+export const securityAdminRoutes = defineRoutes([
+  securityRoute(
+    "get",
+    "/api/admin/security",
+    "Security overview (counts, lockouts, MFA adoption, policy, events)",
+    "SecurityOverview",
+  ),
+  securityRoute("get", "/api/admin/security/sessions", "Active sessions (25 a page)", "SessionsPage", {
+    query: sessionsQuery,
+  }),
+  securityRoute("post", "/api/admin/security/sessions/:id/revoke", "End a session", "`{userId}`", noteBody),
+  securityRoute(
+    "post",
+    "/api/admin/security/users/:id/sessions/revoke",
+    "End all of a user's sessions",
+    "`{userId, revoked}`",
+    noteBody,
+  ),
+  securityRoute("get", "/api/admin/security/lockouts", "Sign-in lockouts", "Lockout[]"),
+  securityRoute(
+    "post",
+    "/api/admin/security/lockouts/clear",
+    "Clear a lockout (`{key, note?}`)",
+    "`{key, cleared}`",
+    { body: clearBody },
+  ),
+  securityRoute(
+    "get",
+    "/api/admin/security/credentials",
+    "Service credentials with their creators",
+    "CredentialView[]",
+  ),
+  securityRoute(
+    "post",
+    "/api/admin/service-credentials/:id/rotate",
+    "Rotate a service credential's secret (shown once)",
+    "`{…credential, clientSecret}`",
+  ),
+]);
 
 export function registerSecurityAdminApi(app: AnyHono, runtime: Deps): void {
   const security = () => runtime.services.securityAdmin;

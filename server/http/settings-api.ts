@@ -13,10 +13,35 @@ import type { Context, Hono } from "hono";
 import { UnauthenticatedError } from "../errors.ts";
 import type { Actor } from "../modules/actor.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, handler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const settingsRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/admin/settings",
+    summary: "System settings (values, catalogue, environment)",
+    tag: "Admin: settings",
+    access: "person",
+    who: "platform admins",
+    responses: { 200: { description: "SettingsView" } },
+  },
+  {
+    method: "patch",
+    path: "/api/admin/settings",
+    summary: "Change settings (`{<key>: value, …, version}`)",
+    tag: "Admin: settings",
+    access: "person",
+    who: "the platform owner",
+    mutates: true,
+    rawBody: { contentType: "application/json", description: "`{<key>: value, …, version}`" },
+    responses: { 200: { description: "SettingsView" } },
+    errors: [409],
+  },
+]);
 
 export function registerSettingsApi(
   app: AnyHono,

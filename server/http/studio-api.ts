@@ -8,12 +8,46 @@
  *        (one result per item; each through the same operation as alone)
  */
 import type { Hono } from "hono";
+import { bulkSchema } from "../modules/content/content-studio.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { fail, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const studioRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/studio/content/:id",
+    summary: "The editor's view of an item (every field, the body source, the actions allowed)",
+    tag: "Studio",
+    access: "session",
+    who: "content writers",
+    responses: { 200: { description: "`{item}`" } },
+  },
+  {
+    method: "get",
+    path: "/api/studio/slug",
+    summary: "Whether a slug is free (`?slug=&exclude=`)",
+    tag: "Studio",
+    access: "session",
+    who: "content writers",
+    responses: { 200: { description: "`{slug, available, suggestion, error?}`" } },
+  },
+  {
+    method: "post",
+    path: "/api/studio/bulk",
+    summary: "One action on many items (publish, archive, set_category, set_tier)",
+    tag: "Studio",
+    access: "session",
+    who: "content writers",
+    mutates: true,
+    body: bulkSchema,
+    responses: { 200: { description: "`{results}`: one per item." } },
+  },
+]);
 
 export function registerStudioApi(
   app: AnyHono,

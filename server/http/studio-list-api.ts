@@ -9,11 +9,28 @@
  * included); the operation checks it. Every parameter is validated: 400 naming it.
  */
 import type { Hono } from "hono";
+import { studioListQuerySchema } from "../modules/content/studio-list-query.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { actorHeaders, fail, handler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
+
+export const studioListRoutes = defineRoutes([
+  {
+    method: "get",
+    path: "/api/studio/content",
+    summary: "The studio's management table",
+    description: "Every parameter is validated: 400 naming it.",
+    query: studioListQuerySchema,
+    tag: "Studio",
+    access: "person",
+    who: "content writers",
+    responses: { 200: { description: "`{items: StudioRow[], nextCursor, counts, total}`" } },
+    errors: [400],
+  },
+]);
 
 export function registerStudioListApi(
   app: AnyHono,

@@ -7,8 +7,9 @@
  */
 import type { Hono } from "hono";
 import { MAX_BODY_BYTES } from "../modules/content/content.schemas.ts";
-import { renderStudioPreview } from "../modules/content/studio-render.ts";
+import { renderInputSchema, renderStudioPreview } from "../modules/content/studio-render.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes } from "./openapi-registry.ts";
 import { type UserHandlerDeps, userHandler } from "./org-api.ts";
 import { readJsonObject } from "./toolkit.ts";
 
@@ -20,6 +21,21 @@ type AnyHono = Hono<any>;
  * characters); the operation holds the body itself to MAX_BODY_BYTES.
  */
 const REQUEST_LIMIT = 6 * MAX_BODY_BYTES + 1024;
+
+export const studioRenderRoutes = defineRoutes([
+  {
+    method: "post",
+    path: "/api/studio/render",
+    summary: "Render the editor's live preview (`{body, format?}`)",
+    tag: "Studio",
+    access: "session",
+    who: "content writers",
+    mutates: true,
+    body: renderInputSchema,
+    responses: { 200: { description: "`{html, headings: [{id, text, depth}]}`" } },
+    errors: [413],
+  },
+]);
 
 export function registerStudioRenderApi(
   app: AnyHono,

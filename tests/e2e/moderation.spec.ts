@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import type { CommentBodiesQuery } from "../../app/graphql/operations.generated.ts";
+import { CommentBodiesDocument } from "../../app/graphql/operations.generated.ts";
 import { expect, screenshot, signIn, test } from "./fixtures.ts";
 
 /** The seeded reported comment (server/db/seed/demo-moderation.ts). */
@@ -7,17 +9,10 @@ const REPORTED_TEXT = "Check my channel for the REAL tricks";
 /** The item's published comments as a reader reads them over GraphQL. */
 async function readerCommentBodies(page: Page, contentId: string): Promise<string[]> {
   const res = await page.request.post("/graphql", {
-    data: {
-      query:
-        "query($id: String!) { listCommentByContentIdAndCreatedAt(contentId: $id, limit: 100) { items { id body } } }",
-      variables: { id: contentId },
-    },
+    data: { query: CommentBodiesDocument.source, variables: { contentId } },
   });
   expect(res.status()).toBe(200);
-  const json = (await res.json()) as {
-    data?: { listCommentByContentIdAndCreatedAt: { items: { body: string }[] } };
-    errors?: unknown;
-  };
+  const json = (await res.json()) as { data?: CommentBodiesQuery; errors?: unknown };
   expect(json.errors).toBeUndefined();
   return json.data!.listCommentByContentIdAndCreatedAt.items.map((c) => c.body);
 }

@@ -103,20 +103,20 @@ export type AdminSubscriptionQuery = z.input<typeof listQuerySchema>;
 const note = z.string().trim().min(1, "a note is required").max(500);
 const days = z.coerce.number().int().min(1).max(3650);
 
-const grantSchema = z.strictObject({
+export const grantSchema = z.strictObject({
   email: z.string().trim().toLowerCase().min(3).max(320),
   planId: z.string().trim().min(1).max(60),
   days: days.optional(),
   until: isoDate.optional(),
   note,
 });
-const extendSchema = z.strictObject({
+export const extendSchema = z.strictObject({
   version: z.coerce.number().int().min(1),
   days: days.optional(),
   until: isoDate.optional(),
   note,
 });
-const cancelSchema = z.strictObject({
+export const cancelSchema = z.strictObject({
   version: z.coerce.number().int().min(1),
   when: z.enum(["period_end", "now"]),
   note,

@@ -96,7 +96,7 @@ const fieldSchemas = {
     .max(1_000_000, "at most 1000000"),
 };
 
-const createSchema = z.strictObject({
+export const createSchema = z.strictObject({
   id: z
     .string({ message: "required" })
     .trim()
@@ -119,7 +119,7 @@ const createSchema = z.strictObject({
   sortOrder: fieldSchemas.sortOrder.optional(),
 });
 
-const updateSchema = z.strictObject({
+export const updateSchema = z.strictObject({
   version: z
     .number({ message: "required: the version you loaded" })
     .int("expected a whole number")

@@ -172,25 +172,25 @@ const categoryFields = {
   ),
   isActive: z.boolean({ message: "expected true or false" }).optional(),
 };
-const categoryCreateSchema = z.strictObject(categoryFields);
-const categoryUpdateSchema = z.strictObject({
+export const categoryCreateSchema = z.strictObject(categoryFields);
+export const categoryUpdateSchema = z.strictObject({
   ...categoryFields,
   slug: slugSchema.optional(),
   label: categoryFields.label.optional(),
 });
-const orderSchema = z.strictObject({
+export const orderSchema = z.strictObject({
   version: z.string({ message: "required" }).min(1, "required").max(100),
   ids: idList("ids"),
   note: noteSchema,
 });
-const collectionCreateSchema = z.strictObject({
+export const collectionCreateSchema = z.strictObject({
   title: z.string({ message: "required" }).trim().min(1, "required").max(300, "at most 300 characters"),
   slug: slugSchema,
   description: z.preprocess(blankToNull, z.string().trim().max(2000, "at most 2000 characters").nullish()),
   tier: tierSchema.default("Free"),
   section: categoryFields.section,
 });
-const collectionUpdateSchema = z.strictObject({
+export const collectionUpdateSchema = z.strictObject({
   version: z.number({ message: "expected the version last read" }).int().min(1),
   title: collectionCreateSchema.shape.title.optional(),
   slug: slugSchema.optional(),
@@ -199,11 +199,11 @@ const collectionUpdateSchema = z.strictObject({
   section: categoryFields.section,
   members: idList("member slugs").optional(),
 });
-const versionOnlySchema = z.strictObject({
+export const versionOnlySchema = z.strictObject({
   version: z.number({ message: "expected the version last read" }).int().min(1),
   note: noteSchema,
 });
-const pickerSchema = z.strictObject({
+export const pickerSchema = z.strictObject({
   q: z.string().trim().max(200, "at most 200 characters").optional(),
   type: z.enum(["any", "collection", "not-collection"]).optional(),
 });

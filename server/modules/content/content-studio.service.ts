@@ -63,14 +63,14 @@ export interface ContentStudioDeps {
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const NOTES_MAX = 5000;
 
-const transitionSchema = z.strictObject({
+export const transitionSchema = z.strictObject({
   action: z.string().refine(isWorkflowAction, `expected one of ${WORKFLOW_ACTIONS.join(", ")}`),
   version: z.number().int().min(1),
   at: z.string().max(100).nullable().optional(),
   notes: z.string().max(NOTES_MAX, `at most ${NOTES_MAX} characters`).nullable().optional(),
 });
 
-const bulkSchema = z.strictObject({
+export const bulkSchema = z.strictObject({
   ids: z.array(z.string().min(1).max(200)).min(1, "choose at least one item").max(100, "at most 100 items"),
   action: z.enum(BULK_ACTIONS, { message: `expected one of ${BULK_ACTIONS.join(", ")}` }),
   value: z.string().max(200).optional(),

@@ -45,7 +45,7 @@ const oneOf = (values: readonly string[]) => `expected one of ${values.join(", "
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
-const querySchema = z.strictObject({
+export const studioListQuerySchema = z.strictObject({
   q: optional(z.string().trim().max(200, "at most 200 characters")),
   state: optional(z.enum(WORKFLOW_STATES, { message: oneOf(WORKFLOW_STATES) })),
   section: optional(
@@ -126,7 +126,7 @@ export function decodeStudioCursor(raw: string, sort: StudioSort, dir: StudioDir
  * BadInputError whose field map names the parameter at fault.
  */
 export function parseStudioListQuery(raw: Record<string, unknown>): StudioListQuery {
-  const parsed = querySchema.safeParse(raw);
+  const parsed = studioListQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const names = issue.code === "unrecognized_keys" ? issue.keys : [String(issue.path[0] ?? "query")];

@@ -13,7 +13,7 @@ import { MAX_BODY_BYTES, parseInput } from "./content.schemas.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 import type { RenderedPreview } from "./studio.types.ts";
 
-const renderInputSchema = z.strictObject({
+export const renderInputSchema = z.strictObject({
   body: z.string({ message: "expected the Markdown text" }),
   format: z.enum(["markdown", "html"]).optional(),
 });

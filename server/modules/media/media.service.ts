@@ -147,7 +147,7 @@ const uploadSchema = z.strictObject({
   size: z.number().int().min(1, "at least 1 byte").max(MEDIA_MAX_BYTES, `at most ${MEDIA_MAX_BYTES} bytes`),
 });
 
-const libraryQuerySchema = z.strictObject({
+export const libraryQuerySchema = z.strictObject({
   kind: z
     .enum(["image", "video", "captions", "audio"], { message: "expected image, video, captions or audio" })
     .optional(),
@@ -162,7 +162,7 @@ const libraryQuerySchema = z.strictObject({
 });
 
 const ALT_MAX = 500;
-const altSchema = z.strictObject({
+export const altSchema = z.strictObject({
   alt: z.string().trim().max(ALT_MAX, `at most ${ALT_MAX} characters`).nullable(),
 });
 

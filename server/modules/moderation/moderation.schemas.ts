@@ -51,7 +51,7 @@ export function encodeQueueCursor(cursor: QueueCursor): string {
   return encodeCursor(cursor);
 }
 
-const queueQuerySchema = z.strictObject({
+export const queueQuerySchema = z.strictObject({
   queue: optional(z.enum(MODERATION_QUEUES, { message: oneOf(MODERATION_QUEUES) })),
   cursor: optional(z.string().max(1024)),
   limit: optional(
@@ -110,7 +110,7 @@ export function parseQueueQuery(raw: Record<string, unknown>): QueueQuery {
   };
 }
 
-const actionInputSchema = z.strictObject({
+export const actionInputSchema = z.strictObject({
   action: z.enum(MODERATION_ACTIONS, { message: oneOf(MODERATION_ACTIONS) }),
   ids: z
     .array(idSchema, { message: "must be a list of comment ids" })
@@ -125,7 +125,7 @@ export function parseActionInput(raw: unknown): ActionInput {
   return { ...input, ids: [...new Set(input.ids)], reason: input.reason || undefined };
 }
 
-const restrictInputSchema = z.strictObject({
+export const restrictInputSchema = z.strictObject({
   userId: idSchema,
   kind: z.enum(RESTRICTION_KINDS, { message: oneOf(RESTRICTION_KINDS) }),
   duration: optional(z.enum(RESTRICTION_DURATIONS, { message: oneOf(RESTRICTION_DURATIONS) })),

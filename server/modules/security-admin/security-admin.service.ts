@@ -241,8 +241,8 @@ const createSchema = z.strictObject({
     .max(SERVICE_SCOPES.length)
     .transform((list) => [...new Set(list)]),
 });
-const noteBody = z.strictObject({ note });
-const clearBody = z.strictObject({
+export const noteBody = z.strictObject({ note });
+export const clearBody = z.strictObject({
   key: z
     .string({ message: "expected a lock key" })
     .trim()
@@ -251,7 +251,7 @@ const clearBody = z.strictObject({
     .regex(/^(acct|name|ip):./, "expected a key starting acct:, name: or ip:"),
   note,
 });
-const sessionsQuery = z.strictObject({
+export const sessionsQuery = z.strictObject({
   email: z.string().trim().max(320, "at most 320 characters").optional(),
   page: z.coerce
     .number({ message: "expected a page number" })

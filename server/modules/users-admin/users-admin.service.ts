@@ -53,7 +53,7 @@ import {
 
 const note = z.string().trim().max(500).optional();
 const noteOnly = z.strictObject({ note });
-const groupsSchema = z
+export const groupsSchema = z
   .strictObject({
     add: z.array(z.string().trim().min(1).max(120)).max(20).optional(),
     remove: z.array(z.string().trim().min(1).max(120)).max(20).optional(),
@@ -63,7 +63,10 @@ const groupsSchema = z
     message: "add or remove at least one group",
     path: ["add"],
   });
-const deleteSchema = z.strictObject({ confirm: z.string().trim().min(1, "type the user's e-mail"), note });
+export const deleteSchema = z.strictObject({
+  confirm: z.string().trim().min(1, "type the user's e-mail"),
+  note,
+});
 
 /** Security events shown on the user page and as the lockout's reasons. */
 const LOCKOUT_ACTIONS = [
