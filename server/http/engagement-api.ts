@@ -57,6 +57,17 @@ export const engagementRoutes = defineRoutes([
     responses: { 200: { description: "`{counted}`" } },
   },
   {
+    method: "get",
+    path: "/api/content/:idOrSlug/engagement",
+    summary:
+      "The page's counters with the reader's own like, Save and course progress (what an audience page fills in)",
+    tag: "Engagement",
+    access: "person",
+    params: { idOrSlug: contentKeySchema },
+    responses: { 200: { description: "`PageEngagement` with `saved`" } },
+    errors: [404, 503],
+  },
+  {
     method: "put",
     path: "/api/content/:idOrSlug/like",
     summary: "Like an item (idempotent)",

@@ -10,13 +10,39 @@
  * Every parameter is validated: 400 naming it.
  */
 import type { Hono } from "hono";
+import { reviewQueueQuerySchema } from "../modules/content/freshness.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { fail, ipOf, type PersonHandlerDeps, personHandler } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
 type AnyHono = Hono<any>;
 
 const ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+const freshnessRoute = routeGroup({
+  tag: "Studio: freshness",
+  access: "person",
+  who: "content writers",
+  errors: [400],
+});
+
+export const freshnessRoutes = defineRoutes([
+  freshnessRoute(
+    "get",
+    "/api/studio/review-queue",
+    "Published items overdue or due for review within 14 days, due first",
+    "`{items: ReviewQueueRow[], nextCursor, total, horizonDays, now}`",
+    { query: reviewQueueQuerySchema },
+  ),
+  freshnessRoute(
+    "post",
+    "/api/content/:id/reviewed",
+    "Mark an item reviewed now (a published item needs content:publish)",
+    "`{reviewed: {id, lastReviewedAt, lastReviewedBy, reviewBy, stale}}`",
+    { errors: [400, 404] },
+  ),
+]);
 const NOT_A_PERSON =
   "Reviewing content is for signed-in content writers; API keys and service tokens cannot do it.";
 

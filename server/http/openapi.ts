@@ -23,6 +23,7 @@ import { contentRoutes } from "./content-api.ts";
 import { contentWriteRoutes } from "./content-write-api.ts";
 import { credentialsRoutes } from "./credentials-api.ts";
 import { engagementRoutes } from "./engagement-api.ts";
+import { freshnessRoutes } from "./freshness-api.ts";
 import { learningRoutes } from "./learning-api.ts";
 import { mediaRoutes } from "./media-api.ts";
 import { moderationRoutes } from "./moderation-api.ts";
@@ -47,6 +48,7 @@ import { settingsRoutes } from "./settings-api.ts";
 import { studioRoutes } from "./studio-api.ts";
 import { studioListRoutes } from "./studio-list-api.ts";
 import { studioRenderRoutes } from "./studio-render-api.ts";
+import { webhooksRoutes } from "./webhooks-api.ts";
 
 /** The version of the REST document (bumped with a change a client would notice). */
 export const REST_API_VERSION = "1.0.0";
@@ -82,6 +84,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...commentsRoutes,
   ...bookmarksRoutes,
   ...engagementRoutes,
+  ...freshnessRoutes,
   ...learningRoutes,
   ...notificationsRoutes,
   ...profileRoutes,
@@ -105,6 +108,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...auditRoutes,
   ...settingsRoutes,
   ...securityAdminRoutes,
+  ...webhooksRoutes,
   ...operationsRoutes,
   ...referenceRoutes,
 ];

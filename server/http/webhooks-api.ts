@@ -22,8 +22,11 @@ import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
   type WebhooksService,
+  webhookCreateSchema,
+  webhookUpdateSchema,
 } from "../modules/webhooks/webhooks.service.ts";
 import type { Runtime } from "../runtime.ts";
+import { defineRoutes, routeGroup } from "./openapi-registry.ts";
 import { ipOf, personHandler, readJsonObject } from "./toolkit.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the app's Hono env type is owned by app.ts
@@ -32,6 +35,81 @@ type AnyHono = Hono<any>;
 type Deps = Pick<Runtime, "env" | "logger" | "identity"> & { services: { webhooks: WebhooksService } };
 
 const param = (c: Context, name: string) => c.req.param(name) ?? "";
+
+const webhookRoute = routeGroup({
+  tag: "Admin: webhooks",
+  access: "person",
+  who: "platform admins",
+  errors: [400, 404],
+});
+
+export const webhooksRoutes = defineRoutes([
+  webhookRoute(
+    "get",
+    "/api/admin/webhooks",
+    "The webhook endpoints and the events they may subscribe to",
+    "`{items: WebhookEndpoint[], events: {name, label}[]}`",
+  ),
+  webhookRoute(
+    "post",
+    "/api/admin/webhooks",
+    "Add an endpoint; its signing secret is in this answer only",
+    undefined,
+    {
+      body: webhookCreateSchema,
+      responses: { 201: { description: "`{endpoint, secret}`" } },
+    },
+  ),
+  webhookRoute(
+    "get",
+    "/api/admin/webhooks/deliveries/:deliveryId",
+    "One delivery with its attempts",
+    "`WebhookDelivery`",
+  ),
+  webhookRoute(
+    "post",
+    "/api/admin/webhooks/deliveries/:deliveryId/replay",
+    "Send a delivery again (same event id and body)",
+    undefined,
+    {
+      responses: { 202: { description: "`WebhookDelivery`" } },
+    },
+  ),
+  webhookRoute("get", "/api/admin/webhooks/:id", "One endpoint", "`WebhookEndpoint`"),
+  webhookRoute(
+    "patch",
+    "/api/admin/webhooks/:id",
+    "Change an endpoint's address, events, description or state",
+    "`WebhookEndpoint`",
+    {
+      body: webhookUpdateSchema,
+    },
+  ),
+  webhookRoute("delete", "/api/admin/webhooks/:id", "Delete an endpoint and its deliveries", undefined, {
+    responses: { 204: { description: "Deleted" } },
+  }),
+  webhookRoute(
+    "post",
+    "/api/admin/webhooks/:id/rotate-secret",
+    "A new signing secret (in this answer only); the old one stops at once",
+    "`{endpoint, secret}`",
+  ),
+  webhookRoute(
+    "post",
+    "/api/admin/webhooks/:id/test",
+    "Queue a `webhook.test` event to the endpoint",
+    undefined,
+    {
+      responses: { 202: { description: "`WebhookDelivery`" } },
+    },
+  ),
+  webhookRoute(
+    "get",
+    "/api/admin/webhooks/:id/deliveries",
+    "The endpoint's delivery log, newest first (`?before&limit&status`)",
+    "`{items: WebhookDelivery[], nextBefore}`",
+  ),
+]);
 
 export function registerWebhooksApi(app: AnyHono, runtime: Deps): void {
   const webhooks = () => runtime.services.webhooks;

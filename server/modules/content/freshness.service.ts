@@ -80,7 +80,7 @@ export interface MarkedReviewed {
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const oneOf = (values: readonly string[]) => `expected one of ${values.join(", ")}`;
 
-const querySchema = z.strictObject({
+export const reviewQueueQuerySchema = z.strictObject({
   section: z.preprocess(
     blank,
     z
@@ -112,7 +112,7 @@ function parseQuery(raw: Record<string, unknown>) {
       });
     }
   }
-  const parsed = querySchema.safeParse(raw);
+  const parsed = reviewQueueQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue?.code === "unrecognized_keys") {

@@ -95,13 +95,13 @@ const eventsField = z
 const descriptionField = z.string({ message: "expected text" }).trim().max(500, "at most 500 characters");
 const enabledField = z.boolean({ message: "expected true or false" });
 
-const createSchema = z.strictObject({
+export const webhookCreateSchema = z.strictObject({
   url: urlField,
   events: eventsField,
   description: descriptionField.optional(),
   enabled: enabledField.optional(),
 });
-const updateSchema = z.strictObject({
+export const webhookUpdateSchema = z.strictObject({
   url: urlField.optional(),
   events: eventsField.optional(),
   description: descriptionField.optional(),
@@ -334,7 +334,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     async create(actor: Actor, input: unknown, meta: { ip?: string | null } = {}) {
       const userId = requireManager(actor);
-      const data = parseBody(createSchema, input);
+      const data = parseBody(webhookCreateSchema, input);
       const url = checkUrl(data.url);
       const events = checkEvents(data.events);
       const count = await db
@@ -379,7 +379,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     ): Promise<WebhookEndpoint> {
       const userId = requireManager(actor);
       const row = await endpointRow(id);
-      const data = parseBody(updateSchema, input);
+      const data = parseBody(webhookUpdateSchema, input);
       const patch: {
         url?: string;
         events?: string;
