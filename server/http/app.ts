@@ -432,9 +432,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   registerRepositoriesApi(app, runtime); // GET /api/repositories/:slug/raw (repository browser)
   registerGraphQL(app, runtime, options.mode, options.apiCache); // POST /graphql (GraphiQL on GET outside production)
   // The API reference (decision 034): /api/openapi.json and /api/docs (public: routes, never data);
-  // the GraphQL SDL at /graphql/schema.graphql where introspection is on (outside production).
+  // the GraphQL SDL at /graphql/schema.graphql (in production for callers with a credential).
   registerApiReference(app, { sdlServed: options.mode !== "production" });
-  registerSchemaSdl(app, options.mode);
+  registerSchemaSdl(app, options.mode, runtime.identity);
 
   app.all("/api/*", (c) => fail(c, 404, "NOT_FOUND", `No API at ${c.req.path}`));
 

@@ -148,7 +148,7 @@ details summary{cursor:pointer;color:var(--accent);font-size:.875rem}
 
 /**
  * The reference page of a document (the nonce lets the theme bootstrap run under the CSP);
- * `sdlServed`: whether this server answers `/graphql/schema.graphql` (not in production).
+ * `sdlServed`: whether this server answers `/graphql/schema.graphql` (in production: only for callers with a credential).
  */
 export function renderApiReference(
   doc: OpenApiDocument,
@@ -204,7 +204,7 @@ ${paragraphs(info.description)}
 <p class="small">Machine-readable: <a href="/api/openapi.json"><code>/api/openapi.json</code></a> · GraphQL SDL: ${
     options.sdlServed
       ? '<a href="/graphql/schema.graphql"><code>/graphql/schema.graphql</code></a>'
-      : "<code>docs/api/schema.graphql</code> in the repository (introspection is off on production servers)"
+      : '<a href="/graphql/schema.graphql"><code>/graphql/schema.graphql</code></a> (signed in or with an API key) and <code>docs/api/schema.graphql</code> in the repository'
   }</p>
 </div></header>
 <main class="wrap">

@@ -406,7 +406,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[] = API_ROUTES): 
       title: "Lumen Hub REST API",
       version: REST_API_VERSION,
       description:
-        'The REST API of Lumen Hub. Every error answers the envelope `{ "error": { "code", "message", "field"?, "retryAfterS"? } }`. Requests are rate limited per caller (429 with Retry-After). The data API (GraphQL) is described by its SDL, `docs/api/schema.graphql` in the repository (also at `/graphql/schema.graphql` on development servers); sign-in (`/api/auth/*`) is Better Auth\'s API.',
+        'The REST API of Lumen Hub. Every error answers the envelope `{ "error": { "code", "message", "field"?, "retryAfterS"? } }`. Requests are rate limited per caller (429 with Retry-After). The data API (GraphQL) is described by its SDL, `docs/api/schema.graphql` in the repository (also at `/graphql/schema.graphql`, in production for signed-in callers and API keys); sign-in (`/api/auth/*`) is Better Auth\'s API.',
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",

@@ -223,9 +223,32 @@ describe("the reference endpoints", () => {
     expect(html).toContain("docs/api/schema.graphql"); // production: no SDL endpoint to link
   });
 
-  it("serves no SDL in production (introspection is off there)", async () => {
-    const response = await app.request("/graphql/schema.graphql");
-    expect(response.status).not.toBe(200);
+  /** The stub runtime whose caller lookup answers `kind` (a visitor, or a signed-in user). */
+  const withCaller = (kind: "visitor" | "user") => {
+    const base = stubRuntime();
+    const identity = { resolveActor: async () => ({ ok: true, actor: { kind }, credential: {} }) };
+    return new Proxy(base, {
+      get: (target, key) => (key === "identity" ? identity : Reflect.get(target, key)),
+    });
+  };
+
+  it("serves the SDL in production only to callers with a credential (introspection stays off for anonymous ones)", async () => {
+    const anonymous = createHttpApp({
+      runtime: withCaller("visitor"),
+      build: {} as never,
+      mode: "production",
+    });
+    const refused = await anonymous.request(SDL_PATH);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      "docs/api/schema.graphql",
+    );
+    const signedIn = createHttpApp({ runtime: withCaller("user"), build: {} as never, mode: "production" });
+    const served = await signedIn.request(SDL_PATH);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("cache-control")).toBe("private, max-age=300");
+    expect(await served.text()).toBe(await schemaSdl());
   });
 });
 

@@ -49,10 +49,14 @@ describe.each(DIALECTS)("API reference (%s)", (dialect) => {
     expect(html).toContain("/api/search");
   });
 
-  it("does not serve the GraphQL SDL in production", async () => {
+  it("serves the GraphQL SDL in production to a signed-in reader, never to an anonymous caller", async () => {
     const res = await fetch(`${server.url}/graphql/schema.graphql`);
-    expect(res.status).not.toBe(200);
+    expect(res.status).toBe(401);
     expect(await res.text()).not.toContain("type Query");
+    const cookie = await signIn(server.url, "free@demo.local", DEMO_PASSWORD);
+    const signedIn = await fetch(`${server.url}/graphql/schema.graphql`, { headers: { cookie } });
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.text()).toContain("type Query");
   });
 
   it("refuses a query the document refuses: GET /api/content?limit=0 → 400 naming limit", async () => {
