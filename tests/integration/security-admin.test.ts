@@ -392,4 +392,23 @@ describe.each(DIALECTS)("security admin API (%s)", (dialect) => {
       expect((await exchange(cred.clientId, fresh.clientSecret)).status).toBe(401);
     });
   });
+
+  it("the console's form shows a refused credential name next to the form (400 from the service, not an error page)", async () => {
+    const form = (body: Record<string, string>) =>
+      fetch(`${server.url}/super-admin/security`, {
+        method: "POST",
+        headers: {
+          cookie: cookies.owner!,
+          origin: server.url,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(body).toString(),
+        redirect: "manual",
+      });
+    const before = (await audit("service_credential_created")).length;
+    const refused = await form({ intent: "create-credential", name: "   ", scopes: "content:read" });
+    expect(refused.status).toBe(200);
+    expect(await refused.text()).toContain("a name is required");
+    expect(await audit("service_credential_created")).toHaveLength(before);
+  });
 });

@@ -14,6 +14,7 @@ import type {
 } from "../../../server/modules/security-admin/security-admin.service.ts";
 import { actorContext, requestMetaContext, servicesContext } from "../../lib/context.ts";
 import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
+import { formProblemOf, refuseIfDenied, rethrowDenied } from "../../lib/service-errors.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -36,22 +37,6 @@ export interface SecurityScreenData {
   scopes: readonly string[];
 }
 
-function problemOf(error: unknown): { message: string; field: Record<string, string> } | null {
-  const e = error as { code?: unknown; message?: unknown; field?: unknown; status?: unknown };
-  if (typeof e?.code !== "string" || typeof e.status !== "number" || e.status >= 500) return null;
-  if (e.status === 401 || e.status === 403) return null;
-  return {
-    message: String(e.message),
-    field: (e.field && typeof e.field === "object" ? e.field : {}) as Record<string, string>,
-  };
-}
-
-const forbidden = (error: unknown): never => {
-  const e = error as { status?: number; message?: string };
-  if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
-  throw error;
-};
-
 export async function loadSecurityScreen(args: Args): Promise<SecurityScreenData> {
   const scopes: readonly string[] = SERVICE_SCOPES;
   const services = args.context.get(servicesContext);
@@ -64,8 +49,8 @@ export async function loadSecurityScreen(args: Args): Promise<SecurityScreenData
   if (page) query.page = page;
   const security = services.securityAdmin;
   const [overview, credentials] = await Promise.all([
-    security.overview(actor).catch(forbidden),
-    security.listCredentials(actor).catch(forbidden),
+    security.overview(actor).catch(rethrowDenied),
+    security.listCredentials(actor).catch(rethrowDenied),
   ]);
   try {
     return {
@@ -77,8 +62,8 @@ export async function loadSecurityScreen(args: Args): Promise<SecurityScreenData
       scopes,
     };
   } catch (error) {
-    forbidden(error);
-    const problem = problemOf(error);
+    refuseIfDenied(error);
+    const problem = formProblemOf(error);
     if (!problem) throw error;
     return { overview, sessions: null, sessionsError: problem, filters, credentials, scopes };
   }
@@ -87,7 +72,7 @@ export async function loadSecurityScreen(args: Args): Promise<SecurityScreenData
 /** The /super-admin summary: the console's figures (the owner only; the route guard checked). */
 export async function loadSecuritySummary(args: Args): Promise<SecurityOverview> {
   const services = args.context.get(servicesContext);
-  return services.securityAdmin.overview(args.context.get(actorContext)).catch(forbidden);
+  return services.securityAdmin.overview(args.context.get(actorContext)).catch(rethrowDenied);
 }
 
 const text = (form: FormData, key: string) => {
@@ -150,8 +135,8 @@ export async function securityAction(args: Args) {
       throw data("Unknown action", { status: 400 });
     }
   } catch (error) {
-    forbidden(error);
-    const problem = problemOf(error);
+    refuseIfDenied(error);
+    const problem = formProblemOf(error);
     if (!problem) throw error;
     result = { intent, id, ok: false, message: problem.message, field: problem.field, secret: null };
   }

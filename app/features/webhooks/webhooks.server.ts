@@ -14,6 +14,7 @@ import {
 } from "../../../server/modules/webhooks/webhooks.service.ts";
 import { actorContext, requestMetaContext, servicesContext } from "../../lib/context.ts";
 import { refuseForeignForm } from "../../lib/foreign-form.server.ts";
+import { formProblemOf, refuseIfDenied, rethrowDenied } from "../../lib/service-errors.server.ts";
 
 type Args = { context: Readonly<RouterContextProvider>; request: Request };
 
@@ -36,33 +37,12 @@ export interface WebhooksScreenData {
   paged: boolean;
 }
 
-function problemOf(error: unknown): { message: string; field: Record<string, string> } | null {
-  const e = error as { code?: unknown; message?: unknown; field?: unknown; status?: unknown };
-  if (typeof e?.code !== "string" || typeof e.status !== "number" || e.status >= 500) return null;
-  if (e.status === 401 || e.status === 403) return null;
-  return {
-    message: String(e.message),
-    field: (e.field && typeof e.field === "object" ? e.field : {}) as Record<string, string>,
-  };
-}
-
-/** A 401 or 403 of the service becomes the route's answer with that status. */
-function refuseIfDenied(error: unknown): void {
-  const e = error as { status?: number; message?: string };
-  if (e?.status === 401 || e?.status === 403) throw data(e.message ?? "Forbidden", { status: e.status });
-}
-
-const forbidden = (error: unknown): never => {
-  refuseIfDenied(error);
-  throw error;
-};
-
 export async function loadWebhooksScreen(args: Args): Promise<WebhooksScreenData> {
   const services = args.context.get(servicesContext);
   const actor = args.context.get(actorContext);
   const url = new URL(args.request.url);
   const webhooks = services.webhooks;
-  const endpoints = await webhooks.list(actor).catch(forbidden);
+  const endpoints = await webhooks.list(actor).catch(rethrowDenied);
   const wanted = url.searchParams.get("endpoint");
   const selected = endpoints.find((e) => e.id === wanted) ?? endpoints[0] ?? null;
   const before = url.searchParams.get("before");
@@ -70,7 +50,7 @@ export async function loadWebhooksScreen(args: Args): Promise<WebhooksScreenData
   if (!selected) return { endpoints, events, selected: null, deliveries: [], nextBefore: null, paged: false };
   const page = await webhooks
     .deliveries(actor, selected.id, { before: before && before.length <= 100 ? before : null, limit: 25 })
-    .catch(forbidden);
+    .catch(rethrowDenied);
   return {
     endpoints,
     events,
@@ -162,7 +142,7 @@ export async function webhooksAction(args: Args) {
     }
   } catch (error) {
     refuseIfDenied(error);
-    const problem = problemOf(error);
+    const problem = formProblemOf(error);
     if (!problem) throw error;
     result = { intent, id, ok: false, message: problem.message, field: problem.field, secret: null };
   }
